@@ -1,0 +1,3 @@
+//! zatre: the rules, the search and the text protocol of the number-tile game Zatre.
+
+pub mod rules;
