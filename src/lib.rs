@@ -1,3 +1,4 @@
 //! zatre: the rules, the search and the text protocol of the number-tile game Zatre.
 
 pub mod rules;
+pub mod search;
