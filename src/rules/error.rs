@@ -1,0 +1,104 @@
+//! Why the rules refuse something: one error type per kind of request, each variant carrying what
+//! the message needs.
+
+use thiserror::Error;
+
+use super::board::Axis;
+use super::geometry::Cell;
+use super::options::Variant;
+
+/// A rule option that cannot be set.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum OptionError {
+    #[error("players must be 1 to 6, not {0}")]
+    Players(u32),
+    #[error("unknown rule option '{0}'")]
+    Unknown(String),
+    #[error("bad value '{value}' for rule option '{key}'")]
+    Value { key: String, value: String },
+    #[error("rule option '{key}' does not apply to the {variant} game")]
+    NotForVariant { key: String, variant: Variant },
+    #[error("rule option '{0}' is given twice")]
+    Repeated(String),
+    #[error("teams need 4 or 6 players, not {0}")]
+    Teams(u8),
+}
+
+/// Text that is not a placement, a move or a draw.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum NotationError {
+    #[error("'{0}' is not a placement <value>@<cell>")]
+    Placement(String),
+    #[error("'{0}' is not a cell of this board")]
+    NotACell(String),
+    #[error("'{0}' is not a draw token (+ and the drawn values)")]
+    Draw(String),
+}
+
+/// A draw the rules do not allow now.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum DrawError {
+    #[error("no draw is due: a move is due")]
+    MoveDue,
+    #[error("the game is over")]
+    GameOver,
+    #[error("the rules call for {expected} tile(s) now, not {given}")]
+    Count { expected: usize, given: usize },
+    #[error("value {value} is not a tile of this game ({min} to {max})")]
+    Value { value: u8, min: u8, max: u8 },
+    #[error("the bag holds no more {value}s than {available}")]
+    NotInBag { value: u8, available: u8 },
+}
+
+/// A move the rules do not allow now, with the exact reason.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum MoveError {
+    #[error("a draw is due before a move")]
+    DrawDue,
+    #[error("the game is over")]
+    GameOver,
+    #[error("{value} is not in the hand {hand}")]
+    NotInHand { value: u8, hand: String },
+    #[error("{0} is occupied")]
+    Occupied(Cell),
+    #[error("{0} is named twice in the move")]
+    RepeatedCell(Cell),
+    #[error("the first tile of the game must go on the centre {0}")]
+    StartOffCentre(Cell),
+    #[error("{0} has no occupied neighbour, in any order of the move")]
+    NoNeighbour(Cell),
+    #[error("the {} run through {cell} would sum to {sum}, over {limit}", axis.name())]
+    RunOverLimit { cell: Cell, axis: Axis, sum: u8, limit: u8 },
+    #[error("double cell {0} needs a run of 10 to 12 through it (forced_double=forbid)")]
+    DoubleForbidden(Cell),
+    #[error(
+        "double cell {cell} needs a run of 10 to 12 through it: {value} still fits on the normal cell {fits}"
+    )]
+    DoubleNotForced { cell: Cell, value: u8, fits: Cell },
+    #[error("double cell {0} needs a run of 10 to 12 through it: no order of the move leaves it forced")]
+    DoubleNoOrder(Cell),
+    #[error("must place {required} tiles (must_place=maximum), this move places {placed}: e.g. {example}")]
+    TooFew { placed: usize, required: usize, example: String },
+    #[error("a tile still fits after this move (must_place=maximal): e.g. {example}")]
+    NotMaximal { example: String },
+    #[error("pass is not allowed while a tile fits: e.g. {example}")]
+    PassWhileFits { example: String },
+}
+
+/// A position line that does not describe a reachable position.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SetupError {
+    #[error("missing field '{0}'")]
+    Missing(&'static str),
+    #[error("unknown or repeated field '{0}'")]
+    Field(String),
+    #[error("bad value in field '{field}': {reason}")]
+    Value { field: &'static str, reason: String },
+    #[error(transparent)]
+    Option(#[from] OptionError),
+}
+
+/// `undo` with nothing to take back.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("nothing to undo")]
+pub struct UndoError;

@@ -1,0 +1,612 @@
+//! Legal move generation, counting and checking.
+//!
+//! A move is a set of placements that some order makes legal: each tile next to an occupied cell
+//! when it is put down, no run over the limit, and double cells only with a run of 10 to 12 (or by
+//! the forced exception). Treating the tiles already on the board as one root cell, the cells of a
+//! move plus the root form a connected set, so the sets are enumerated with Redelmeier's algorithm
+//! for connected subgraphs containing a root: each set of cells exactly once, with no memory of
+//! earlier sets, and each assignment of the hand's distinct values to those cells once. Run sums
+//! are checked incrementally as tiles go down (sums only grow), so every set reached is valid but
+//! for its double cells, which are checked when the set is complete.
+
+use std::ops::ControlFlow;
+
+use super::board::{Axis, Board};
+use super::error::MoveError;
+use super::geometry::{Cell, Square, GRID, STRIDE};
+use super::moves::{Move, Placement};
+use super::options::{ForcedDouble, MustPlace, Rules, Variant};
+use super::tiles::{Tiles, VALUES};
+
+/// What a complete set of placements is worth to the double-cell rule.
+enum Doubles {
+    /// Every tile on a double cell lies on a run of 10 to 12, or the set has none.
+    Fine,
+    /// Valid only in the order of these indices into the placements (the forced exception).
+    Ordered(Vec<usize>),
+    /// Not valid: the reason, for the tile at this index.
+    Invalid(MoveError),
+}
+
+/// A move generator over one board and hand. It works on its own copy of the board.
+pub struct MoveGen<'r> {
+    rules: &'r Rules,
+    board: Board,
+    hand: Tiles,
+    limit: u8,
+    /// Whether double cells need a run of 10 to 12 (only in the classic game).
+    doubles_matter: bool,
+    /// Placements of the set being built, in the order they went down.
+    placed: Vec<Placement>,
+    /// How many of `placed` lie on double cells.
+    on_doubles: usize,
+    /// A legal order for the current set when it needs one other than `placed`.
+    order: Vec<Placement>,
+    /// Redelmeier's marks, one array per nesting level (level 1 searches supersets).
+    marks: [Vec<bool>; 2],
+    /// The untried cells of every level of the recursion, as segments of one buffer.
+    untried: Vec<Cell>,
+    /// Normal cells each value fits on, on the board the generator started from (lazy).
+    base_fits: Option<[Vec<Cell>; VALUES]>,
+}
+
+type Sink<'s, 'r> = dyn FnMut(&mut MoveGen<'r>) -> ControlFlow<()> + 's;
+
+impl<'r> MoveGen<'r> {
+    /// A generator for a hand on a board under some rules.
+    pub fn new(rules: &'r Rules, board: &Board, hand: Tiles) -> MoveGen<'r> {
+        MoveGen {
+            rules,
+            board: board.clone(),
+            hand,
+            limit: rules.limit(),
+            doubles_matter: rules.variant == Variant::Classic,
+            placed: Vec::with_capacity(8),
+            on_doubles: 0,
+            order: Vec::new(),
+            marks: [vec![false; GRID], vec![false; GRID]],
+            untried: Vec::with_capacity(1024),
+            base_fits: None,
+        }
+    }
+
+    /// The set being visited, in an order in which it is legal.
+    fn current(&self) -> &[Placement] {
+        if self.order.is_empty() {
+            &self.placed
+        } else {
+            &self.order
+        }
+    }
+
+    /// Whether a value may go on an empty cell of the current board as far as neighbours go.
+    #[inline]
+    fn touches(&self, cell: Cell) -> bool {
+        if !self.rules.needs_neighbour() {
+            return true;
+        }
+        if self.board.count() == 0 {
+            return Some(cell) == self.board.geometry().centre();
+        }
+        self.board.has_neighbour(cell)
+    }
+
+    /// Whether a value fits on an empty cell now: neighbour and run limit.
+    #[inline]
+    fn fits(&self, cell: Cell, value: u8) -> bool {
+        self.board.is_empty_cell(cell)
+            && self.touches(cell)
+            && self.board.room(cell, self.limit).is_some_and(|room| value <= room)
+    }
+
+    /// A normal cell the value fits on now, if any.
+    fn normal_fit(&self, value: u8) -> Option<Cell> {
+        let g = self.board.geometry();
+        g.cells().iter().copied().find(|&c| g.square(c) == Square::Normal && self.fits(c, value))
+    }
+
+    /// The cells a new set may start from: the root's neighbours, or every empty cell when no
+    /// neighbour is needed, or the centre of an empty classic board.
+    fn seed_untried(&mut self, level: usize) -> (usize, usize) {
+        let lo = self.untried.len();
+        let g = self.board.geometry();
+        for &c in g.cells() {
+            if self.board.is_empty_cell(c) && self.touches(c) {
+                self.untried.push(c);
+                self.marks[level][c.index()] = true;
+            }
+        }
+        (lo, self.untried.len())
+    }
+
+    fn unseed(&mut self, level: usize, lo: usize) {
+        for i in lo..self.untried.len() {
+            let c = self.untried[i];
+            self.marks[level][c.index()] = false;
+        }
+        self.untried.truncate(lo);
+    }
+
+    /// Enumerates every set of up to `max` placements connected to the root (Redelmeier), calling
+    /// `sink` with each complete set of at least one tile. Sets are run-valid; doubles unchecked.
+    fn extend(
+        &mut self,
+        lo: usize,
+        hi: usize,
+        level: usize,
+        max: usize,
+        sink: &mut Sink<'_, 'r>,
+    ) -> ControlFlow<()> {
+        let neighbourly = self.rules.needs_neighbour();
+        for i in (lo..hi).rev() {
+            let u = self.untried[i];
+            let Some(room) = self.board.room(u, self.limit) else { continue };
+            let first = self.hand.distinct().next();
+            if first.is_none_or(|v| v > room) {
+                continue;
+            }
+            // The child's untried cells: those before u here, and u's unmarked neighbours.
+            let child_lo = self.untried.len();
+            self.untried.extend_from_within(lo..i);
+            if neighbourly && self.placed.len() + 1 < max {
+                let c = u.index();
+                for n in [c - 1, c + 1, c - STRIDE, c + STRIDE] {
+                    if self.board.geometry().square_at(n) != Square::Outside
+                        && !self.marks[level][n]
+                        && self.board.is_empty_cell(Cell::from_index(n))
+                    {
+                        self.marks[level][n] = true;
+                        self.untried.push(Cell::from_index(n));
+                    }
+                }
+            }
+            let new_from = child_lo + (i - lo);
+            let child_hi = self.untried.len();
+            let double = self.board.square(u) == Square::Double;
+            let mut flow = ControlFlow::Continue(());
+            for v in 0..VALUES as u8 {
+                if v > room {
+                    break;
+                }
+                if self.hand.count(v) == 0 {
+                    continue;
+                }
+                self.board.place(u, v);
+                self.hand.remove(v);
+                self.placed.push(Placement { cell: u, value: v });
+                self.on_doubles += usize::from(double);
+                flow = sink(self);
+                if flow.is_continue() && self.placed.len() < max {
+                    flow = self.extend(child_lo, child_hi, level, max, sink);
+                }
+                self.on_doubles -= usize::from(double);
+                self.placed.pop();
+                self.hand.add(v);
+                self.board.remove(u);
+                if flow.is_break() {
+                    break;
+                }
+            }
+            for j in new_from..child_hi {
+                let n = self.untried[j];
+                self.marks[level][n.index()] = false;
+            }
+            self.untried.truncate(child_lo);
+            flow?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Runs a whole enumeration from the current board (which may hold a set already placed).
+    fn enumerate(&mut self, level: usize, max: usize, sink: &mut Sink<'_, 'r>) -> ControlFlow<()> {
+        if max <= self.placed.len() || self.hand.is_empty() {
+            return ControlFlow::Continue(());
+        }
+        let (lo, hi) = self.seed_untried(level);
+        let flow = self.extend(lo, hi, level, max, sink);
+        self.unseed(level, lo);
+        flow
+    }
+
+    /// Checks the double cells of the complete current set, finding a legal order if the forced
+    /// exception is needed.
+    fn doubles(&mut self) -> Doubles {
+        if !self.doubles_matter || self.on_doubles == 0 {
+            return Doubles::Fine;
+        }
+        let low = self.limit - 2;
+        let mut needy: u32 = 0;
+        for (i, p) in self.placed.iter().enumerate() {
+            if self.board.square(p.cell) == Square::Double {
+                let scores = [Axis::Horizontal, Axis::Vertical]
+                    .into_iter()
+                    .any(|axis| self.board.run_through(p.cell, axis).0 >= low);
+                if !scores {
+                    needy |= 1 << i;
+                }
+            }
+        }
+        if needy == 0 {
+            return Doubles::Fine;
+        }
+        let first = needy.trailing_zeros() as usize;
+        let cell = self.placed[first].cell;
+        if self.rules.forced_double == ForcedDouble::Forbid {
+            return Doubles::Invalid(MoveError::DoubleForbidden(cell));
+        }
+        // Quick refusal: a normal cell the value fits on at the start, in no row or column the set
+        // touches, still fits at any point of any order.
+        self.ensure_base_fits();
+        let fits = self.base_fits.as_ref().expect("computed just above");
+        for i in (0..self.placed.len()).filter(|i| needy & (1 << i) != 0) {
+            let value = self.placed[i].value;
+            let untouched = fits[usize::from(value)].iter().copied().find(|c| {
+                self.placed.iter().all(|p| p.cell.row() != c.row() && p.cell.column() != c.column())
+            });
+            if let Some(fits) = untouched {
+                return Doubles::Invalid(MoveError::DoubleNotForced {
+                    cell: self.placed[i].cell,
+                    value,
+                    fits,
+                });
+            }
+        }
+        match self.forced_order(needy) {
+            Some(order) => Doubles::Ordered(order),
+            None => {
+                let value = self.placed[first].value;
+                let fits = self.base_fits()[usize::from(value)].first().copied();
+                Doubles::Invalid(match fits {
+                    Some(fits) => MoveError::DoubleNotForced { cell, value, fits },
+                    None => MoveError::DoubleNoOrder(cell),
+                })
+            }
+        }
+    }
+
+    /// The normal cells each value fits on, on the board before the set.
+    fn base_fits(&mut self) -> &[Vec<Cell>; VALUES] {
+        self.ensure_base_fits();
+        self.base_fits.as_ref().expect("computed just above")
+    }
+
+    fn ensure_base_fits(&mut self) {
+        if self.base_fits.is_none() {
+            let set = self.placed.clone();
+            for p in set.iter().rev() {
+                self.board.remove(p.cell);
+            }
+            let fits = std::array::from_fn(|v| {
+                let g = self.board.geometry();
+                g.cells()
+                    .iter()
+                    .copied()
+                    .filter(|&c| g.square(c) == Square::Normal && self.fits(c, v as u8))
+                    .collect()
+            });
+            for p in &set {
+                self.board.place(p.cell, p.value);
+            }
+            self.base_fits = Some(fits);
+        }
+    }
+
+    /// Searches the orders of the current set for one in which every tile touches the board when
+    /// it goes down and every tile in `needy` fits on no normal cell at that point.
+    fn forced_order(&mut self, needy: u32) -> Option<Vec<usize>> {
+        let tiles = self.placed.clone();
+        for p in tiles.iter().rev() {
+            self.board.remove(p.cell);
+        }
+        let mut failed = vec![false; 1 << tiles.len()];
+        let mut order = Vec::with_capacity(tiles.len());
+        let found = self.order_from(&tiles, needy, 0, &mut failed, &mut order);
+        for p in &tiles {
+            self.board.place(p.cell, p.value);
+        }
+        found.then_some(order)
+    }
+
+    fn order_from(
+        &mut self,
+        tiles: &[Placement],
+        needy: u32,
+        mask: u32,
+        failed: &mut [bool],
+        order: &mut Vec<usize>,
+    ) -> bool {
+        if mask == (1 << tiles.len()) - 1 {
+            return true;
+        }
+        if failed[mask as usize] {
+            return false;
+        }
+        for (i, p) in tiles.iter().enumerate() {
+            if mask & (1 << i) != 0 || !self.touches(p.cell) {
+                continue;
+            }
+            if needy & (1 << i) != 0 && self.normal_fit(p.value).is_some() {
+                continue;
+            }
+            self.board.place(p.cell, p.value);
+            order.push(i);
+            let done = self.order_from(tiles, needy, mask | (1 << i), failed, order);
+            self.board.remove(p.cell);
+            if done {
+                return true;
+            }
+            order.pop();
+        }
+        failed[mask as usize] = true;
+        false
+    }
+
+    /// Whether the current complete set is valid; on success `current()` gives a legal order.
+    fn accept(&mut self) -> bool {
+        self.order.clear();
+        match self.doubles() {
+            Doubles::Fine => true,
+            Doubles::Ordered(order) => {
+                self.order = order.into_iter().map(|i| self.placed[i]).collect();
+                true
+            }
+            Doubles::Invalid(_) => false,
+        }
+    }
+
+    /// Counts the valid sets by size (index 0 unused).
+    pub fn count_by_size(&mut self) -> Vec<u64> {
+        let mut counts = vec![0u64; self.hand.len() + 1];
+        let max = self.hand.len();
+        let _ = self.enumerate(0, max, &mut |g| {
+            if g.accept() {
+                counts[g.placed.len()] += 1;
+            }
+            ControlFlow::Continue(())
+        });
+        counts
+    }
+
+    /// A valid set of at least `min` tiles beyond those already placed, if any.
+    fn find_valid(&mut self, level: usize, min: usize) -> Option<Move> {
+        let max = self.placed.len() + self.hand.len();
+        let mut found = None;
+        let _ = self.enumerate(level, max, &mut |g| {
+            if g.placed.len() >= min && g.accept() {
+                found = Some(Move::new(g.current().to_vec()));
+                return ControlFlow::Break(());
+            }
+            ControlFlow::Continue(())
+        });
+        found
+    }
+
+    /// Whether some valid set strictly contains the current one; the first found.
+    fn valid_superset(&mut self) -> Option<Move> {
+        if self.hand.is_empty() {
+            return None;
+        }
+        let saved_order = std::mem::take(&mut self.order);
+        let found = self.find_valid(1, self.placed.len() + 1);
+        self.order = saved_order;
+        found
+    }
+
+    /// Some valid move that places at least one tile, if any.
+    pub fn any_move(&mut self) -> Option<Move> {
+        self.find_valid(0, 1)
+    }
+
+    /// The size of the largest valid move (0 when only `pass` is legal).
+    pub fn largest_size(&mut self) -> usize {
+        (1..=self.hand.len()).rev().find(|&k| self.find_valid(0, k).is_some()).unwrap_or(0)
+    }
+
+    /// Calls `visit` with every legal move once, in an order in which it is legal; `pass` (an
+    /// empty slice) when it is the only legal move. Stops when `visit` breaks.
+    pub fn for_each_legal(
+        &mut self,
+        visit: &mut dyn FnMut(&[Placement]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let max = self.hand.len();
+        let mut any = false;
+        let flow = match self.rules.must_place {
+            MustPlace::Maximum => {
+                let size = self.largest_size();
+                self.enumerate(0, size, &mut |g| {
+                    if g.placed.len() == size && g.accept() {
+                        any = true;
+                        return visit(g.current());
+                    }
+                    ControlFlow::Continue(())
+                })
+            }
+            MustPlace::Maximal => self.enumerate(0, max, &mut |g| {
+                if g.accept() {
+                    let current = g.current().to_vec();
+                    if g.valid_superset().is_none() {
+                        any = true;
+                        return visit(&current);
+                    }
+                }
+                ControlFlow::Continue(())
+            }),
+        };
+        if !any && flow.is_continue() {
+            return visit(&[]);
+        }
+        flow
+    }
+
+    /// The number of legal moves (1 when only `pass` is legal), without listing them.
+    pub fn legal_count(&mut self) -> u64 {
+        let count = match self.rules.must_place {
+            MustPlace::Maximum => self.count_by_size().into_iter().rev().find(|&n| n > 0).unwrap_or(0),
+            MustPlace::Maximal => {
+                let mut n = 0u64;
+                let _ = self.enumerate(0, self.hand.len(), &mut |g| {
+                    if g.accept() && g.valid_superset().is_none() {
+                        n += 1;
+                    }
+                    ControlFlow::Continue(())
+                });
+                n
+            }
+        };
+        count.max(1)
+    }
+
+    /// Every legal move, materialised. Prefer [`MoveGen::for_each_legal`] for large hands.
+    pub fn legal_moves(&mut self) -> Vec<Move> {
+        let mut moves = Vec::new();
+        let _ = self.for_each_legal(&mut |p| {
+            moves.push(Move::new(p.to_vec()));
+            ControlFlow::Continue(())
+        });
+        moves
+    }
+
+    /// Checks a move against every rule, with the exact reason when it is not legal.
+    ///
+    /// # Errors
+    /// The first rule the move breaks, checked in the order: hand, cells, runs, neighbours, double
+    /// cells, must place.
+    pub fn check(&mut self, mv: &Move) -> Result<(), MoveError> {
+        let hand_text = self.hand.to_string();
+        let mut needed = Tiles::empty();
+        for p in mv.placements() {
+            if usize::from(p.value) >= VALUES || needed.count(p.value) >= self.hand.count(p.value) {
+                return Err(MoveError::NotInHand { value: p.value, hand: hand_text });
+            }
+            needed.add(p.value);
+        }
+        if mv.is_pass() {
+            return match self.any_move() {
+                Some(example) => Err(MoveError::PassWhileFits { example: example.to_string() }),
+                None => Ok(()),
+            };
+        }
+        let mut seen = Vec::with_capacity(mv.len());
+        for p in mv.placements() {
+            if !self.board.is_empty_cell(p.cell) {
+                return Err(MoveError::Occupied(p.cell));
+            }
+            if seen.contains(&p.cell) {
+                return Err(MoveError::RepeatedCell(p.cell));
+            }
+            seen.push(p.cell);
+        }
+        self.neighbours_ok(mv)?;
+        for p in self.connected_order(mv) {
+            self.board.place(p.cell, p.value);
+            self.hand.remove(p.value);
+            self.placed.push(p);
+            self.on_doubles += usize::from(self.board.square(p.cell) == Square::Double);
+        }
+        for p in mv.placements() {
+            for axis in [Axis::Horizontal, Axis::Vertical] {
+                let sum = self.board.run_through(p.cell, axis).0;
+                if sum > self.limit {
+                    self.take_back();
+                    return Err(MoveError::RunOverLimit { cell: p.cell, axis, sum, limit: self.limit });
+                }
+            }
+        }
+        let doubles = self.doubles();
+        let result = match doubles {
+            Doubles::Invalid(e) => Err(e),
+            Doubles::Fine | Doubles::Ordered(_) => self.must_place_ok(mv),
+        };
+        self.take_back();
+        result
+    }
+
+    /// Takes back every placement of the current set.
+    fn take_back(&mut self) {
+        while let Some(p) = self.placed.pop() {
+            self.board.remove(p.cell);
+            self.hand.add(p.value);
+            self.on_doubles -= usize::from(self.board.square(p.cell) == Square::Double);
+        }
+    }
+
+    /// Every tile of the move reachable from the board through the move's own tiles.
+    fn neighbours_ok(&self, mv: &Move) -> Result<(), MoveError> {
+        if !self.rules.needs_neighbour() {
+            return Ok(());
+        }
+        if let (0, Some(centre)) = (self.board.count(), self.board.geometry().centre()) {
+            if !mv.placements().iter().any(|p| p.cell == centre) {
+                return Err(MoveError::StartOffCentre(centre));
+            }
+        }
+        let order = self.connected_order(mv);
+        match mv.placements().iter().find(|p| !order.contains(p)) {
+            Some(p) => Err(MoveError::NoNeighbour(p.cell)),
+            None => Ok(()),
+        }
+    }
+
+    /// The move's placements in an order in which each touches the board or an earlier one; those
+    /// that never do are left out.
+    fn connected_order(&self, mv: &Move) -> Vec<Placement> {
+        let mut left: Vec<Placement> = mv.placements().to_vec();
+        let mut order: Vec<Placement> = Vec::with_capacity(left.len());
+        let centre = self.board.geometry().centre();
+        let starts = |cell: Cell| {
+            if self.board.count() > 0 {
+                self.board.has_neighbour(cell)
+            } else {
+                Some(cell) == centre
+            }
+        };
+        loop {
+            let next = left.iter().position(|p| {
+                !self.rules.needs_neighbour()
+                    || starts(p.cell)
+                    || order.iter().any(|q| adjacent(q.cell, p.cell))
+            });
+            match next {
+                Some(i) => order.push(left.remove(i)),
+                None => return order,
+            }
+        }
+    }
+
+    /// The must-place rule, for a move that is otherwise valid and currently placed.
+    fn must_place_ok(&mut self, mv: &Move) -> Result<(), MoveError> {
+        match self.rules.must_place {
+            MustPlace::Maximal => match self.valid_superset() {
+                Some(example) => Err(MoveError::NotMaximal { example: example.to_string() }),
+                None => Ok(()),
+            },
+            MustPlace::Maximum => {
+                let placed = std::mem::take(&mut self.placed);
+                for p in placed.iter().rev() {
+                    self.board.remove(p.cell);
+                    self.hand.add(p.value);
+                }
+                self.on_doubles = 0;
+                let hand = self.hand.len();
+                let larger = (mv.len() + 1..=hand).rev().find_map(|k| self.find_valid(0, k).map(|m| (k, m)));
+                for p in &placed {
+                    self.board.place(p.cell, p.value);
+                    self.hand.remove(p.value);
+                    self.on_doubles += usize::from(self.board.square(p.cell) == Square::Double);
+                }
+                self.placed = placed;
+                match larger {
+                    Some((required, example)) => {
+                        Err(MoveError::TooFew { placed: mv.len(), required, example: example.to_string() })
+                    }
+                    None => Ok(()),
+                }
+            }
+        }
+    }
+}
+
+fn adjacent(a: Cell, b: Cell) -> bool {
+    let d = a.index().abs_diff(b.index());
+    d == 1 || d == STRIDE
+}

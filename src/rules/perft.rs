@@ -1,0 +1,40 @@
+//! perft: the number of leaves of the game tree a given number of moves deep, expanding every
+//! distinct draw along the way (see protocol/PROTOCOL.md, "perft").
+
+use std::ops::ControlFlow;
+
+use super::position::{Phase, Position};
+
+/// Counts the leaves `depth` moves deep. Draws do not use up depth; a finished game has no
+/// leaves below it.
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    match pos.phase() {
+        Phase::Over => 0,
+        Phase::Draw => pos
+            .possible_draws()
+            .into_iter()
+            .map(|(draw, _)| {
+                let mut next = pos.clone();
+                let values: Vec<u8> = draw.values().collect();
+                match next.draw(&values) {
+                    Ok(_) => perft(&next, depth),
+                    Err(e) => unreachable!("possible_draws gave an impossible draw: {e}"),
+                }
+            })
+            .sum(),
+        Phase::Place if depth == 1 => pos.movegen().legal_count(),
+        Phase::Place => {
+            let mut total = 0;
+            let _ = pos.movegen().for_each_legal(&mut |placements| {
+                let mut next = pos.clone();
+                next.play_unchecked(placements);
+                total += perft(&next, depth - 1);
+                ControlFlow::Continue(())
+            });
+            total
+        }
+    }
+}

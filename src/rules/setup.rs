@@ -1,0 +1,228 @@
+//! The position line: the whole position as one line of `key=value` fields, printed in a fixed
+//! order and read back with every field checked (see protocol/PROTOCOL.md, "The position line").
+
+use std::collections::HashMap;
+
+use super::board::{Axis, Board};
+use super::error::SetupError;
+use super::geometry::Geometry;
+use super::moves::Placement;
+use super::options::{Rules, Variant};
+use super::position::{Phase, Position};
+use super::sheet::Sheet;
+use super::tiles::{Tiles, VALUES};
+
+const FIELDS: [&str; 9] =
+    ["variant", "players", "turn", "tomove", "phase", "board", "bag", "hands", "sheets"];
+const OPTIONS: [&str; 10] = [
+    "center_cross",
+    "must_place",
+    "forced_double",
+    "leftovers",
+    "bonus",
+    "rounds",
+    "teams",
+    "size",
+    "adjacent",
+    "scoring",
+];
+
+fn bad(field: &'static str, reason: impl Into<String>) -> SetupError {
+    SetupError::Value { field, reason: reason.into() }
+}
+
+impl Position {
+    /// The position line.
+    pub fn to_line(&self) -> String {
+        let mut fields =
+            vec![format!("variant={}", self.rules.variant), format!("players={}", self.rules.players)];
+        fields.extend(self.rules.option_fields().into_iter().map(|(k, v)| format!("{k}={v}")));
+        fields.push(format!("turn={}", self.turn));
+        fields.push(format!("tomove={}", self.to_move + 1));
+        fields.push(format!("phase={}", self.phase.name()));
+        let tiles: Vec<String> =
+            self.board.tiles().map(|(cell, value)| Placement { cell, value }.to_string()).collect();
+        fields.push(format!("board={}", if tiles.is_empty() { "-".into() } else { tiles.join(",") }));
+        let bag = if self.rules.variant == Variant::Classic {
+            (1..VALUES as u8).map(|v| self.bag.count(v).to_string()).collect::<Vec<_>>().join(",")
+        } else {
+            "-".into()
+        };
+        fields.push(format!("bag={bag}"));
+        fields
+            .push(format!("hands={}", self.hands.iter().map(Tiles::to_string).collect::<Vec<_>>().join("/")));
+        fields.push(format!(
+            "sheets={}",
+            self.sheets.iter().map(Sheet::to_string).collect::<Vec<_>>().join(";")
+        ));
+        fields.join(" ")
+    }
+
+    /// Reads a position line, checking that it describes a position the rules allow.
+    ///
+    /// # Errors
+    /// A missing, unknown or repeated field, a bad value, or a position that breaks the rules
+    /// (runs over the limit, tiles not conserved, a sheet with gaps, ...).
+    pub fn from_line(line: &str) -> Result<Position, SetupError> {
+        let mut fields: HashMap<&str, &str> = HashMap::new();
+        for token in line.split_whitespace() {
+            let (key, value) = token.split_once('=').ok_or_else(|| SetupError::Field(token.to_string()))?;
+            if !(FIELDS.contains(&key) || OPTIONS.contains(&key)) || fields.insert(key, value).is_some() {
+                return Err(SetupError::Field(key.to_string()));
+            }
+        }
+        let field = |name: &'static str| fields.get(name).copied().ok_or(SetupError::Missing(name));
+        let variant =
+            Variant::parse(field("variant")?).ok_or_else(|| bad("variant", "classic, dice or kids"))?;
+        let players: u8 = field("players")?.parse().map_err(|_| bad("players", "a number from 1 to 6"))?;
+        let options: Vec<(&str, &str)> =
+            OPTIONS.iter().filter_map(|&k| fields.get(k).map(|&v| (k, v))).collect();
+        let rules = Rules::with_options(variant, players, options.iter().copied())?;
+        let mut pos = Position::new(rules);
+        let rules = pos.rules.clone();
+
+        pos.turn =
+            field("turn")?.parse().ok().filter(|&t| t >= 1).ok_or_else(|| bad("turn", "a number from 1"))?;
+        let tomove: usize = field("tomove")?.parse().map_err(|_| bad("tomove", "a seat number"))?;
+        if !(1..=usize::from(players)).contains(&tomove) {
+            return Err(bad("tomove", format!("seat {tomove} is not one of 1 to {players}")));
+        }
+        pos.to_move = tomove - 1;
+        pos.phase = match field("phase")? {
+            "draw" => Phase::Draw,
+            "place" => Phase::Place,
+            "over" => Phase::Over,
+            other => return Err(bad("phase", format!("'{other}' is not draw, place or over"))),
+        };
+        pos.board = parse_board(&rules, field("board")?)?;
+        pos.hands = parse_hands(&rules, field("hands")?)?;
+        pos.bag = parse_bag(&rules, field("bag")?)?;
+        pos.sheets = field("sheets")?
+            .split(';')
+            .map(|s| Sheet::parse(&rules, s).map_err(|e| bad("sheets", e)))
+            .collect::<Result<_, _>>()?;
+        if pos.sheets.len() != rules.sheet_count() {
+            return Err(bad(
+                "sheets",
+                format!("{} sheets for {} needed", pos.sheets.len(), rules.sheet_count()),
+            ));
+        }
+        check_consistency(&pos)?;
+        Ok(pos)
+    }
+}
+
+fn parse_board(rules: &Rules, text: &str) -> Result<Board, SetupError> {
+    let geometry = Geometry::of(rules.shape());
+    let mut board = Board::new(geometry);
+    if text == "-" {
+        return Ok(board);
+    }
+    for item in text.split(',') {
+        let p = Placement::parse(geometry, item).map_err(|e| bad("board", e.to_string()))?;
+        if p.value < rules.min_value() || p.value > rules.max_value() {
+            return Err(bad("board", format!("{} is not a tile of this game", p.value)));
+        }
+        if !board.is_empty_cell(p.cell) {
+            return Err(bad("board", format!("{} is named twice", p.cell)));
+        }
+        board.place(p.cell, p.value);
+    }
+    for (cell, _) in board.tiles() {
+        for axis in [Axis::Horizontal, Axis::Vertical] {
+            let sum = board.run_through(cell, axis).0;
+            if sum > rules.limit() {
+                return Err(bad("board", format!("the {} run through {cell} sums to {sum}", axis.name())));
+            }
+        }
+    }
+    Ok(board)
+}
+
+fn parse_hands(rules: &Rules, text: &str) -> Result<Vec<Tiles>, SetupError> {
+    let hands: Vec<Tiles> = text
+        .split('/')
+        .map(|h| {
+            if h == "-" {
+                return Ok(Tiles::empty());
+            }
+            let values: Option<Vec<u8>> = h.bytes().map(|b| b.is_ascii_digit().then(|| b - b'0')).collect();
+            values
+                .filter(|v| {
+                    !v.is_empty() && v.iter().all(|&x| x >= rules.min_value() && x <= rules.max_value())
+                })
+                .and_then(|v| Tiles::from_values(&v))
+                .ok_or_else(|| bad("hands", format!("'{h}' is not a hand of this game")))
+        })
+        .collect::<Result<_, _>>()?;
+    if hands.len() != usize::from(rules.players) {
+        return Err(bad("hands", format!("{} hands for {} players", hands.len(), rules.players)));
+    }
+    Ok(hands)
+}
+
+fn parse_bag(rules: &Rules, text: &str) -> Result<Tiles, SetupError> {
+    if rules.variant != Variant::Classic {
+        return if text == "-" {
+            Ok(Tiles::empty())
+        } else {
+            Err(bad("bag", "only the classic game has a bag: -"))
+        };
+    }
+    let counts: Vec<u8> = text
+        .split(',')
+        .map(|c| c.parse::<u8>().ok().filter(|_| !c.starts_with('+')))
+        .collect::<Option<_>>()
+        .filter(|c: &Vec<u8>| c.len() == 6)
+        .ok_or_else(|| bad("bag", "six counts, of the values 1 to 6"))?;
+    let mut bag = Tiles::empty();
+    for (v, &n) in counts.iter().enumerate() {
+        for _ in 0..n.min(30) {
+            bag.add(v as u8 + 1);
+        }
+    }
+    Ok(bag)
+}
+
+fn check_consistency(pos: &Position) -> Result<(), SetupError> {
+    let rules = &pos.rules;
+    let geometry = pos.board.geometry();
+    match rules.variant {
+        Variant::Classic => {
+            let mut all = pos.bag;
+            for h in &pos.hands {
+                all.add_all(h);
+            }
+            let mut on_board = Tiles::empty();
+            for (_, v) in pos.board.tiles() {
+                on_board.add(v);
+            }
+            all.add_all(&on_board);
+            if all != Tiles::classic_bag() {
+                return Err(bad(
+                    "bag",
+                    "bag, hands and board must hold the 121 tiles (21 ones, 20 each of 2 to 6)",
+                ));
+            }
+            let centre = geometry.centre().and_then(|c| pos.board.get(c));
+            if pos.board.count() > 0 && centre.is_none() {
+                return Err(bad("board", "a classic board with tiles has one on the centre h8"));
+            }
+            if pos.board.count() == 0 && pos.turn != 1 {
+                return Err(bad("turn", "an empty classic board is at turn 1"));
+            }
+        }
+        Variant::Dice | Variant::Kids => {
+            if rules.variant == Variant::Dice && geometry.centre().and_then(|c| pos.board.get(c)).is_none() {
+                return Err(bad("board", "the dice board keeps its centre 1"));
+            }
+            for (seat, hand) in pos.hands.iter().enumerate() {
+                let rolled = seat == pos.to_move && pos.phase == Phase::Place;
+                if (rolled && hand.len() != 2) || (!rolled && !hand.is_empty()) {
+                    return Err(bad("hands", "only the player to move holds a roll of two, while placing"));
+                }
+            }
+        }
+    }
+    Ok(())
+}

