@@ -148,11 +148,8 @@ fn run(path: &Path) -> Vec<String> {
         // After `quit` the engine reads nothing more: later lines get no output.
         if !quit {
             let bytes = input_bytes(&step.input);
-            let line = if bytes.len() > MAX_LINE_BYTES + 1 {
-                RawLine::TooLong
-            } else {
-                RawLine::Bytes(bytes)
-            };
+            let line =
+                if bytes.len() > MAX_LINE_BYTES + 1 { RawLine::TooLong } else { RawLine::Bytes(bytes) };
             match engine.handle_line(&line) {
                 None => {}
                 Some(Outcome::Reply(r)) => actual.extend(r.to_string().lines().map(str::to_owned)),
@@ -200,7 +197,14 @@ fn run(path: &Path) -> Vec<String> {
                 path.display(),
                 step.line_no,
                 step.input,
-                show(&step.expected.iter().map(|l| l.strip_prefix(' ').unwrap_or(l).to_owned()).collect::<Vec<_>>(), "<"),
+                show(
+                    &step
+                        .expected
+                        .iter()
+                        .map(|l| l.strip_prefix(' ').unwrap_or(l).to_owned())
+                        .collect::<Vec<_>>(),
+                    "<"
+                ),
                 show(&actual_trimmed, "<"),
             ));
         }

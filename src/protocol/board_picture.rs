@@ -12,8 +12,7 @@ pub fn picture(position: &Position) -> String {
     let geometry = position.board().geometry();
     let side = geometry.side();
     let mut out = String::new();
-    let letters: Vec<String> =
-        (0..side).map(|c| char::from(b'a' + (c as u8 % 26)).to_string()).collect();
+    let letters: Vec<String> = (0..side).map(|c| char::from(b'a' + (c as u8 % 26)).to_string()).collect();
     let _ = writeln!(out, "    {}", letters.join(" "));
     for row in 0..side {
         let mut line = String::new();
@@ -61,13 +60,7 @@ pub fn picture(position: &Position) -> String {
         let _ = writeln!(out, "   row  mark   a   b   c  bonus");
         for (k, row) in sheet.split('/').enumerate() {
             let boxes: Vec<String> = row.split(',').map(|b| format!("{b:>3}")).collect();
-            let _ = writeln!(
-                out,
-                "  {:>4}   {} {:>5}",
-                k + 1,
-                boxes.join(" "),
-                rules.bonus_of_row(k)
-            );
+            let _ = writeln!(out, "  {:>4}   {} {:>5}", k + 1, boxes.join(" "), rules.bonus_of_row(k));
         }
     }
     out.trim_end().to_owned()

@@ -15,8 +15,7 @@ impl Id {
 
     /// Wraps `digits` when it is 1 to 9 ASCII digits.
     pub fn new(digits: &str) -> Option<Id> {
-        let ok = (1..=Self::MAX_DIGITS).contains(&digits.len())
-            && digits.bytes().all(|b| b.is_ascii_digit());
+        let ok = (1..=Self::MAX_DIGITS).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit());
         ok.then(|| Id(digits.to_owned()))
     }
 
@@ -256,16 +255,8 @@ mod tests {
     #[test]
     fn raw_move_displays_as_written() {
         let m = RawMove::Place(vec![
-            RawPlacement {
-                value: 5,
-                column: 7,
-                row: 8,
-            },
-            RawPlacement {
-                value: 3,
-                column: 7,
-                row: 9,
-            },
+            RawPlacement { value: 5, column: 7, row: 8 },
+            RawPlacement { value: 3, column: 7, row: 9 },
         ]);
         assert_eq!(m.to_string(), "5@h8,3@h9");
         assert_eq!(RawMove::Pass.to_string(), "pass");

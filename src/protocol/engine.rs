@@ -233,7 +233,7 @@ impl Engine {
             },
             Command::Bench => {
                 self.busy = true;
-                return Outcome::Start(Job::bench(id, self.options));
+                return Outcome::Start(Job::bench(id));
             }
             command => self.run(command),
         };
@@ -299,8 +299,7 @@ impl Engine {
             }
             Command::Score(None) => {
                 let position = self.game.position();
-                let mut lines: Vec<String> =
-                    position.standings().iter().map(ToString::to_string).collect();
+                let mut lines: Vec<String> = position.standings().iter().map(ToString::to_string).collect();
                 if position.is_over() {
                     lines.push("gameover".to_owned());
                 }

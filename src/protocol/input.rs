@@ -60,11 +60,7 @@ fn read_line_limited(reader: &mut impl BufRead, limit: usize) -> io::Result<Opti
             break;
         }
     }
-    Ok(Some(if too_long {
-        RawLine::TooLong
-    } else {
-        RawLine::Bytes(line)
-    }))
+    Ok(Some(if too_long { RawLine::TooLong } else { RawLine::Bytes(line) }))
 }
 
 #[cfg(test)]
@@ -88,10 +84,7 @@ mod tests {
     #[test]
     fn splits_lines_and_keeps_a_last_line_without_newline() {
         for capacity in [1, 2, 3, 64] {
-            assert_eq!(
-                lines(b"a\r\n\nbc\nd", 10, capacity),
-                vec![b("a\r"), b(""), b("bc"), b("d")]
-            );
+            assert_eq!(lines(b"a\r\n\nbc\nd", 10, capacity), vec![b("a\r"), b(""), b("bc"), b("d")]);
         }
         assert_eq!(lines(b"", 10, 8), vec![]);
         assert_eq!(lines(b"\n", 10, 8), vec![b("")]);

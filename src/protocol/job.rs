@@ -4,13 +4,14 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::rules::{Move, Position};
+use crate::rules::{Phase, Position, Rules, Variant};
+use crate::search::{self, Info, Limits, SearchOptions};
 
 use super::command::{GoArgs, Id};
-use super::options::{EngineOptions, Strategy};
+use super::options::EngineOptions;
 use super::response::{ErrorCode, Failure, Response};
 
 /// A `go` or `bench` to run off the engine loop.
@@ -23,7 +24,7 @@ pub struct Job {
 #[derive(Debug)]
 enum JobKind {
     Go { position: Box<Position>, args: GoArgs, options: EngineOptions },
-    Bench { options: EngineOptions },
+    Bench,
 }
 
 impl Job {
@@ -33,8 +34,8 @@ impl Job {
     }
 
     /// A `bench`.
-    pub fn bench(id: Option<Id>, options: EngineOptions) -> Job {
-        Job { id, kind: JobKind::Bench { options } }
+    pub fn bench(id: Option<Id>) -> Job {
+        Job { id, kind: JobKind::Bench }
     }
 
     /// The id of the command that started the job.
@@ -52,7 +53,7 @@ impl Job {
     pub fn run(self, stop: &AtomicBool, info: &mut dyn FnMut(String)) -> Response {
         let result = match self.kind {
             JobKind::Go { position, args, options } => go(&position, args, options, stop, info),
-            JobKind::Bench { options } => bench(options, stop),
+            JobKind::Bench => bench(stop),
         };
         Response { id: self.id, result }
     }
@@ -65,36 +66,78 @@ fn go(
     stop: &AtomicBool,
     info: &mut dyn FnMut(String),
 ) -> Result<String, Failure> {
-    let start = Instant::now();
-    let moves = position.movegen().legal_moves();
-    let rules = position.rules();
-    let scored: Vec<(Move, u32)> = moves
-        .into_iter()
-        .filter_map(|m| position.score_move(&m).ok().map(|s| (m, s.points(rules))))
-        .collect();
-    let Some(first) = scored.first() else {
-        return Err(Failure::new(ErrorCode::Internal, "no legal move, not even pass"));
+    let limits = Limits {
+        movetime: args.movetime.map(Duration::from_millis),
+        nodes: args.nodes,
+        depth: args.depth,
+        infinite: args.infinite,
     };
-    let best = match options.strategy {
-        Strategy::Random => {
-            let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
-            &scored[rng.random_range(0..scored.len())]
-        }
-        Strategy::Greedy | Strategy::Search => {
-            scored.iter().fold(first, |best, m| if m.1 > best.1 { m } else { best })
-        }
+    let outcome =
+        search::run(position, &limits, &options.search_options(), stop, &mut |i: &Info| info(info_line(i)));
+    let Some(outcome) = outcome else {
+        return Err(Failure::new(ErrorCode::Internal, "the search found no move to make"));
     };
-    let nodes = scored.len();
-    let elapsed = start.elapsed().as_millis();
-    info(format!("info depth 1 nodes {nodes} time {elapsed} score {} pv {}", best.1, best.0));
+    // `infinite` promises no bestmove before `stop`, even when the search ends sooner.
     if args.infinite {
         while !stop.load(Ordering::Relaxed) {
             std::thread::sleep(Duration::from_millis(1));
         }
     }
-    Ok(format!("bestmove {}", best.0))
+    Ok(format!("bestmove {} score {:.2} nodes {}", outcome.best, outcome.score, outcome.nodes))
 }
 
-fn bench(_options: EngineOptions, _stop: &AtomicBool) -> Result<String, Failure> {
-    Ok("nodes 0 nps 0".to_owned())
+/// `info depth <d> multipv <k> score <s> nodes <n> nps <n> time <ms> pv <moves>`.
+fn info_line(i: &Info) -> String {
+    let pv: Vec<String> = i.pv.iter().map(ToString::to_string).collect();
+    format!(
+        "info depth {} multipv {} score {:.2} nodes {} nps {} time {} pv {}",
+        i.depth,
+        i.multipv,
+        i.score,
+        i.nodes,
+        i.nps,
+        i.time_ms,
+        pv.join(" ")
+    )
+}
+
+/// The games `bench` plays: seeds of the draws.
+const BENCH_SEEDS: [u64; 4] = [1, 2, 3, 4];
+/// Turns `bench` plays in each game.
+const BENCH_TURNS: u32 = 6;
+/// The node limit of each search of `bench`.
+const BENCH_NODES: u64 = 2_000;
+
+/// A fixed search: classic games with seeded draws, each move found by the search strategy under
+/// a node limit, one thread, seed 0. The node total is a signature of search behaviour.
+fn bench(stop: &AtomicBool) -> Result<String, Failure> {
+    let started = Instant::now();
+    let options = SearchOptions::default();
+    let limits = Limits { nodes: Some(BENCH_NODES), ..Limits::default() };
+    let mut nodes = 0u64;
+    for seed in BENCH_SEEDS {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let rules =
+            Rules::new(Variant::Classic, 2).map_err(|e| Failure::new(ErrorCode::Internal, e.to_string()))?;
+        let mut position = Position::new(rules);
+        for _ in 0..BENCH_TURNS {
+            if stop.load(Ordering::Relaxed) || position.is_over() {
+                break;
+            }
+            if position.phase() == Phase::Draw {
+                position
+                    .draw_random(&mut rng)
+                    .map_err(|e| Failure::new(ErrorCode::Internal, e.to_string()))?;
+            }
+            let never = AtomicBool::new(false);
+            let Some(outcome) = search::run(&position, &limits, &options, &never, &mut |_| {}) else {
+                break;
+            };
+            nodes += outcome.nodes;
+            position.play(&outcome.best).map_err(|e| Failure::new(ErrorCode::Internal, e.to_string()))?;
+        }
+    }
+    let micros = started.elapsed().as_micros().max(1);
+    let nps = u128::from(nodes) * 1_000_000 / micros;
+    Ok(format!("nodes {nodes} nps {nps}"))
 }

@@ -13,6 +13,6 @@ pub use command::{Command, GoArgs, Id, NewGameArgs, PositionArgs, RawMove, RawPl
 pub use engine::{changes_game, Engine, Outcome, PROTOCOL_VERSION};
 pub use input::{read_line, RawLine};
 pub use job::Job;
-pub use options::{EngineOptions, OptionError, Strategy};
+pub use options::{EngineOptions, OptionError};
 pub use parse::{parse_command, parse_line, Line, ParseError, MAX_LINE_BYTES};
 pub use response::{ErrorCode, Failure, Response};

@@ -1,39 +1,11 @@
 //! The engine options of `options` and `setoption` (and `--option` on the command line).
 
-use std::fmt;
-
 use thiserror::Error;
 
-/// How the engine chooses its move in `go`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Strategy {
-    /// A uniformly random legal move.
-    Random,
-    /// The legal move that scores most now.
-    Greedy,
-    /// The search.
-    Search,
-}
+use crate::search::{SearchOptions, Strategy};
 
-impl Strategy {
-    /// Every strategy, in the order `options` lists them.
-    pub const ALL: [Strategy; 3] = [Strategy::Random, Strategy::Greedy, Strategy::Search];
-
-    /// The name on the wire.
-    pub fn name(self) -> &'static str {
-        match self {
-            Strategy::Random => "random",
-            Strategy::Greedy => "greedy",
-            Strategy::Search => "search",
-        }
-    }
-}
-
-impl fmt::Display for Strategy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+/// The strategies, in the order `options` lists them.
+const STRATEGIES: [Strategy; 3] = [Strategy::Random, Strategy::Greedy, Strategy::Search];
 
 /// Why `setoption` refused.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -54,7 +26,7 @@ pub enum OptionError {
 }
 
 /// The engine options and their values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EngineOptions {
     /// `Threads`: search threads, 1..=64.
     pub threads: u32,
@@ -68,12 +40,7 @@ pub struct EngineOptions {
 
 impl Default for EngineOptions {
     fn default() -> EngineOptions {
-        EngineOptions {
-            threads: 1,
-            multipv: 1,
-            strategy: Strategy::Search,
-            seed: 0,
-        }
+        EngineOptions { threads: 1, multipv: 1, strategy: Strategy::Search, seed: 0 }
     }
 }
 
@@ -86,7 +53,7 @@ impl EngineOptions {
     /// One line per option, UCI style, with the defaults.
     pub fn describe() -> Vec<String> {
         let d = EngineOptions::default();
-        let vars: Vec<String> = Strategy::ALL.iter().map(|s| format!("var {s}")).collect();
+        let vars: Vec<String> = STRATEGIES.iter().map(|s| format!("var {}", s.name())).collect();
         vec![
             format!(
                 "option name Threads type spin default {} min {} max {}",
@@ -96,17 +63,19 @@ impl EngineOptions {
                 "option name MultiPV type spin default {} min {} max {}",
                 d.multipv, MULTIPV.0, MULTIPV.1
             ),
-            format!(
-                "option name Strategy type combo default {} {}",
-                d.strategy,
-                vars.join(" ")
-            ),
-            format!(
-                "option name Seed type spin default {} min 0 max {}",
-                d.seed,
-                u64::MAX
-            ),
+            format!("option name Strategy type combo default {} {}", d.strategy.name(), vars.join(" ")),
+            format!("option name Seed type spin default {} min 0 max {}", d.seed, u64::MAX),
         ]
+    }
+
+    /// The options of a search.
+    pub fn search_options(&self) -> SearchOptions {
+        SearchOptions {
+            strategy: self.strategy,
+            threads: self.threads as usize,
+            multipv: self.multipv as usize,
+            seed: self.seed,
+        }
     }
 
     /// Sets one option; the name is matched without regard to case.
@@ -115,28 +84,21 @@ impl EngineOptions {
     /// An unknown name or a value out of range; nothing changes then.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         let spin = |name: &'static str, (min, max): (u32, u32)| {
-            value
-                .parse::<u32>()
-                .ok()
-                .filter(|v| (min..=max).contains(v))
-                .ok_or_else(|| OptionError::Value {
-                    name,
-                    expected: format!("a number from {min} to {max}"),
-                    value: value.to_owned(),
-                })
+            value.parse::<u32>().ok().filter(|v| (min..=max).contains(v)).ok_or_else(|| OptionError::Value {
+                name,
+                expected: format!("a number from {min} to {max}"),
+                value: value.to_owned(),
+            })
         };
         match name.to_ascii_lowercase().as_str() {
             "threads" => self.threads = spin("Threads", THREADS)?,
             "multipv" => self.multipv = spin("MultiPV", MULTIPV)?,
             "strategy" => {
-                self.strategy = Strategy::ALL
-                    .into_iter()
-                    .find(|s| s.name() == value)
-                    .ok_or_else(|| OptionError::Value {
-                        name: "Strategy",
-                        expected: "random, greedy or search".to_owned(),
-                        value: value.to_owned(),
-                    })?;
+                self.strategy = Strategy::parse(value).ok_or_else(|| OptionError::Value {
+                    name: "Strategy",
+                    expected: "random, greedy or search".to_owned(),
+                    value: value.to_owned(),
+                })?;
             }
             "seed" => {
                 self.seed = value.parse().map_err(|_| OptionError::Value {
@@ -162,15 +124,7 @@ mod tests {
         o.set("MultiPV", "3").unwrap();
         o.set("Strategy", "greedy").unwrap();
         o.set("SEED", "18446744073709551615").unwrap();
-        assert_eq!(
-            o,
-            EngineOptions {
-                threads: 4,
-                multipv: 3,
-                strategy: Strategy::Greedy,
-                seed: u64::MAX
-            }
-        );
+        assert_eq!(o, EngineOptions { threads: 4, multipv: 3, strategy: Strategy::Greedy, seed: u64::MAX });
         let before = o;
         assert!(o.set("Threads", "0").is_err());
         assert!(o.set("Threads", "65").is_err());
@@ -183,10 +137,7 @@ mod tests {
     #[test]
     fn describe_lists_every_option() {
         let lines = EngineOptions::describe();
-        assert_eq!(
-            lines[0],
-            "option name Threads type spin default 1 min 1 max 64"
-        );
+        assert_eq!(lines[0], "option name Threads type spin default 1 min 1 max 64");
         assert_eq!(
             lines[2],
             "option name Strategy type combo default search var random var greedy var search"

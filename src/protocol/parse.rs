@@ -15,9 +15,7 @@ use nom::sequence::{preceded, separated_pair, terminated};
 use nom::{Err, IResult, Parser};
 use thiserror::Error;
 
-use super::command::{
-    Command, GoArgs, Id, NewGameArgs, PositionArgs, RawMove, RawPlacement, Token,
-};
+use super::command::{Command, GoArgs, Id, NewGameArgs, PositionArgs, RawMove, RawPlacement, Token};
 use super::response::{ErrorCode, Failure};
 
 /// The longest line accepted, in bytes, without its `\n` and a trailing `\r`.
@@ -113,16 +111,10 @@ pub fn parse_line(raw: &[u8]) -> Line {
     let raw = raw.strip_suffix(b"\n").unwrap_or(raw);
     let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
     if raw.len() > MAX_LINE_BYTES {
-        return Line::Request {
-            id: None,
-            command: Err(ParseError::TooLong),
-        };
+        return Line::Request { id: None, command: Err(ParseError::TooLong) };
     }
     let Ok(text) = std::str::from_utf8(raw) else {
-        return Line::Request {
-            id: None,
-            command: Err(ParseError::NotUtf8),
-        };
+        return Line::Request { id: None, command: Err(ParseError::NotUtf8) };
     };
     let text = text.trim_matches(is_blank);
     if text.is_empty() || text.starts_with('#') {
@@ -139,25 +131,16 @@ fn parse_request(text: &str) -> Line {
             Some(id) => (Some(id), text[first.len()..].trim_start_matches(is_blank)),
             None => {
                 let err = ParseError::IdTooLong(quote(first));
-                return Line::Request {
-                    id: None,
-                    command: Err(err),
-                };
+                return Line::Request { id: None, command: Err(err) };
             }
         }
     } else {
         (None, text)
     };
     if rest.is_empty() {
-        return Line::Request {
-            id,
-            command: Err(ParseError::MissingCommand),
-        };
+        return Line::Request { id, command: Err(ParseError::MissingCommand) };
     }
-    Line::Request {
-        id,
-        command: parse_command(rest),
-    }
+    Line::Request { id, command: parse_command(rest) }
 }
 
 /// Parses a command with its arguments: a trimmed string that starts with the command word.
@@ -169,9 +152,7 @@ pub fn parse_command(text: &str) -> Result<Command, ParseError> {
     let word = text.split(is_blank).next().unwrap_or("");
     match command.parse(text) {
         Ok((_, command)) => Ok(command),
-        Err(Err::Error(_)) | Err(Err::Incomplete(_)) => {
-            Err(ParseError::UnknownCommand(quote(word)))
-        }
+        Err(Err::Error(_)) | Err(Err::Incomplete(_)) => Err(ParseError::UnknownCommand(quote(word))),
         Err(Err::Failure(e)) => Err(e.into_parse_error(word)),
     }
 }
@@ -214,34 +195,13 @@ impl<'a> Problem<'a> {
 
     fn into_parse_error(self, command: &str) -> ParseError {
         let command = command.to_owned();
-        let token = self
-            .input
-            .trim_start_matches(is_blank)
-            .split(is_blank)
-            .next()
-            .unwrap_or("");
-        let found = if token.is_empty() {
-            "end of line".to_owned()
-        } else {
-            quote(token)
-        };
+        let token = self.input.trim_start_matches(is_blank).split(is_blank).next().unwrap_or("");
+        let found = if token.is_empty() { "end of line".to_owned() } else { quote(token) };
         match self.kind {
-            ProblemKind::Nom => ParseError::Expected {
-                command,
-                expected: "end of line",
-                found,
-            },
-            ProblemKind::Expected(expected) => ParseError::Expected {
-                command,
-                expected,
-                found,
-            },
+            ProblemKind::Nom => ParseError::Expected { command, expected: "end of line", found },
+            ProblemKind::Expected(expected) => ParseError::Expected { command, expected, found },
             ProblemKind::Duplicate(what) => ParseError::Duplicate { command, what },
-            ProblemKind::OutOfRange(what) => ParseError::OutOfRange {
-                command,
-                what,
-                found,
-            },
+            ProblemKind::OutOfRange(what) => ParseError::OutOfRange { command, what, found },
         }
     }
 }
@@ -317,10 +277,7 @@ fn cell(i: &str) -> PResult<'_, (u8, u16)> {
     let (rest, letter) = satisfy(|c| c.is_ascii_lowercase()).parse(i)?;
     let (rest, row) = number::<u16>("row").parse(rest)?;
     if row == 0 {
-        return Err(Err::Failure(Problem::new(
-            i,
-            ProblemKind::OutOfRange("row"),
-        )));
+        return Err(Err::Failure(Problem::new(i, ProblemKind::OutOfRange("row"))));
     }
     // `letter` is an ASCII lowercase letter, so the subtraction cannot underflow.
     let column = (letter as u8) - b'a';
@@ -356,22 +313,14 @@ fn draw_token(i: &str) -> PResult<'_, Vec<u8>> {
 
 /// A token of a `moves` list: a draw or a move.
 fn replay_token(i: &str) -> PResult<'_, Token> {
-    terminated(
-        alt((draw_token.map(Token::Draw), raw_move.map(Token::Move))),
-        token_end,
-    )
-    .parse(i)
+    terminated(alt((draw_token.map(Token::Draw), raw_move.map(Token::Move))), token_end).parse(i)
 }
 
 /// A `key=value` token; neither side empty.
 fn key_value(i: &str) -> PResult<'_, (String, String)> {
-    separated_pair(
-        take_while1(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-'),
-        char('='),
-        token,
-    )
-    .map(|(k, v): (&str, &str)| (k.to_owned(), v.to_owned()))
-    .parse(i)
+    separated_pair(take_while1(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-'), char('='), token)
+        .map(|(k, v): (&str, &str)| (k.to_owned(), v.to_owned()))
+        .parse(i)
 }
 
 /// Fails with "`what` is given twice" at `i` when `slot` is already set.
@@ -386,8 +335,7 @@ fn once<'a, T>(slot: &Option<T>, what: &'static str, i: &'a str) -> Result<(), E
 fn newgame_args(mut i: &str) -> PResult<'_, NewGameArgs> {
     let mut args = NewGameArgs::default();
     loop {
-        if eof::<_, Problem>(i).is_ok() || peek(preceded(space1, keyword("moves"))).parse(i).is_ok()
-        {
+        if eof::<_, Problem>(i).is_ok() || peek(preceded(space1, keyword("moves"))).parse(i).is_ok() {
             return Ok((i, args));
         }
         let at = i;
@@ -408,10 +356,8 @@ fn newgame_args(mut i: &str) -> PResult<'_, NewGameArgs> {
             args.seed = Some(n);
             i = rest;
         } else {
-            let (rest, kv) = expect(
-                "variant, players, seed or <rule>=<value>",
-                terminated(key_value, token_end),
-            )(rest)?;
+            let (rest, kv) =
+                expect("variant, players, seed or <rule>=<value>", terminated(key_value, token_end))(rest)?;
             args.rules.push(kv);
             i = rest;
         }
@@ -466,13 +412,7 @@ fn setoption_args(i: &str) -> PResult<'_, Command> {
         value.push_str(t);
         i = rest;
     }
-    Ok((
-        i,
-        Command::SetOption {
-            name: name.to_owned(),
-            value,
-        },
-    ))
+    Ok((i, Command::SetOption { name: name.to_owned(), value }))
 }
 
 fn position_args(i: &str) -> PResult<'_, PositionArgs> {
@@ -503,10 +443,7 @@ fn position_args(i: &str) -> PResult<'_, PositionArgs> {
 }
 
 /// A command word followed by no arguments.
-fn bare<'a>(
-    w: &'static str,
-    c: Command,
-) -> impl Parser<&'a str, Output = Command, Error = Problem<'a>> {
+fn bare<'a>(w: &'static str, c: Command) -> impl Parser<&'a str, Output = Command, Error = Problem<'a>> {
     preceded(keyword(w), cut(end)).map(move |_| c.clone())
 }
 
@@ -577,9 +514,7 @@ mod tests {
 
     fn err(line: &str) -> (ErrorCode, String) {
         match parse_line(line.as_bytes()) {
-            Line::Request {
-                command: Err(e), ..
-            } => (e.code(), e.to_string()),
+            Line::Request { command: Err(e), .. } => (e.code(), e.to_string()),
             other => panic!("{line:?} gave {other:?}"),
         }
     }
@@ -590,16 +525,7 @@ mod tests {
 
     #[test]
     fn framing_ignores_blank_and_comment_lines() {
-        for line in [
-            "",
-            "   ",
-            "\t",
-            "\r",
-            "# hello",
-            "  # indented",
-            "\r\n",
-            "\n",
-        ] {
+        for line in ["", "   ", "\t", "\r", "# hello", "  # indented", "\r\n", "\n"] {
             assert_eq!(parse_line(line.as_bytes()), Line::Ignored, "{line:?}");
         }
     }
@@ -607,28 +533,10 @@ mod tests {
     #[test]
     fn framing_reads_the_id() {
         let line = parse_line(b"42 name\r\n");
-        assert_eq!(
-            line,
-            Line::Request {
-                id: Id::new("42"),
-                command: Ok(Command::Name)
-            }
-        );
+        assert_eq!(line, Line::Request { id: Id::new("42"), command: Ok(Command::Name) });
         let line = parse_line(b"\t007\t \tname \t");
-        assert_eq!(
-            line,
-            Line::Request {
-                id: Id::new("007"),
-                command: Ok(Command::Name)
-            }
-        );
-        assert_eq!(
-            parse_line(b"name"),
-            Line::Request {
-                id: None,
-                command: Ok(Command::Name)
-            }
-        );
+        assert_eq!(line, Line::Request { id: Id::new("007"), command: Ok(Command::Name) });
+        assert_eq!(parse_line(b"name"), Line::Request { id: None, command: Ok(Command::Name) });
     }
 
     #[test]
@@ -636,45 +544,21 @@ mod tests {
         assert_eq!(err("1234567890 name").0, ErrorCode::SyntaxError);
         assert_eq!(
             parse_line(b"12"),
-            Line::Request {
-                id: Id::new("12"),
-                command: Err(ParseError::MissingCommand)
-            }
+            Line::Request { id: Id::new("12"), command: Err(ParseError::MissingCommand) }
         );
         let bad = [b'n', b'a', 0xff, b'e'];
-        assert_eq!(
-            parse_line(&bad),
-            Line::Request {
-                id: None,
-                command: Err(ParseError::NotUtf8)
-            }
-        );
+        assert_eq!(parse_line(&bad), Line::Request { id: None, command: Err(ParseError::NotUtf8) });
         let long = vec![b'a'; MAX_LINE_BYTES + 1];
-        assert_eq!(
-            parse_line(&long),
-            Line::Request {
-                id: None,
-                command: Err(ParseError::TooLong)
-            }
-        );
+        assert_eq!(parse_line(&long), Line::Request { id: None, command: Err(ParseError::TooLong) });
         let mut at_limit = b"known_command ".to_vec();
         at_limit.resize(MAX_LINE_BYTES, b'x');
         at_limit.extend_from_slice(b"\r\n");
-        assert!(matches!(
-            parse_line(&at_limit),
-            Line::Request { command: Ok(_), .. }
-        ));
+        assert!(matches!(parse_line(&at_limit), Line::Request { command: Ok(_), .. }));
     }
 
     #[test]
     fn unknown_command_is_not_a_syntax_error() {
-        assert_eq!(
-            err("frobnicate 1 2"),
-            (
-                ErrorCode::UnknownCommand,
-                "unknown command 'frobnicate'".into()
-            )
-        );
+        assert_eq!(err("frobnicate 1 2"), (ErrorCode::UnknownCommand, "unknown command 'frobnicate'".into()));
         assert_eq!(err("NAME").0, ErrorCode::UnknownCommand);
         assert_eq!(err("names").0, ErrorCode::UnknownCommand);
         assert_eq!(err("12abc").0, ErrorCode::UnknownCommand);
@@ -696,34 +580,22 @@ mod tests {
             "stop",
             "bench",
         ] {
-            assert!(matches!(
-                parse_line(word.as_bytes()),
-                Line::Request { command: Ok(_), .. }
-            ));
+            assert!(matches!(parse_line(word.as_bytes()), Line::Request { command: Ok(_), .. }));
             let (code, message) = err(&format!("{word} extra"));
             assert_eq!(code, ErrorCode::SyntaxError);
-            assert_eq!(
-                message,
-                format!("{word}: expected end of line, found 'extra'")
-            );
+            assert_eq!(message, format!("{word}: expected end of line, found 'extra'"));
         }
     }
 
     #[test]
     fn moves() {
         assert_eq!(ok("place pass"), Command::Place(RawMove::Pass));
-        assert_eq!(
-            ok("place 5@h8"),
-            Command::Place(RawMove::Place(vec![p(5, 7, 8)]))
-        );
+        assert_eq!(ok("place 5@h8"), Command::Place(RawMove::Place(vec![p(5, 7, 8)])));
         assert_eq!(
             ok("place 5@h8,3@h9,1@a15"),
             Command::Place(RawMove::Place(vec![p(5, 7, 8), p(3, 7, 9), p(1, 0, 15)]))
         );
-        assert_eq!(
-            ok("score 5@h8"),
-            Command::Score(Some(RawMove::Place(vec![p(5, 7, 8)])))
-        );
+        assert_eq!(ok("score 5@h8"), Command::Score(Some(RawMove::Place(vec![p(5, 7, 8)]))));
         assert_eq!(ok("score"), Command::Score(None));
         for bad in [
             "place",
@@ -736,20 +608,12 @@ mod tests {
         ] {
             assert_eq!(err(bad).0, ErrorCode::SyntaxError, "{bad}");
         }
-        for bad in [
-            "place 300@h8",
-            "place 5@h0",
-            "place 5@h70000",
-            "place 5@h8,99999999999999999999@a1",
-        ] {
+        for bad in ["place 300@h8", "place 5@h0", "place 5@h70000", "place 5@h8,99999999999999999999@a1"] {
             assert_eq!(err(bad).0, ErrorCode::InvalidArgument, "{bad}");
         }
         assert_eq!(
             err("place"),
-            (
-                ErrorCode::SyntaxError,
-                "place: expected a move, found end of line".into()
-            )
+            (ErrorCode::SyntaxError, "place: expected a move, found end of line".into())
         );
     }
 
@@ -771,16 +635,10 @@ mod tests {
                 variant: Some("dice".into()),
                 players: Some(3),
                 seed: Some(u64::MAX),
-                rules: vec![
-                    ("size".into(), "13".into()),
-                    ("adjacent".into(), "off".into())
-                ],
+                rules: vec![("size".into(), "13".into()), ("adjacent".into(), "off".into())],
             })
         );
-        assert_eq!(
-            err("newgame seed 18446744073709551616").0,
-            ErrorCode::InvalidArgument
-        );
+        assert_eq!(err("newgame seed 18446744073709551616").0, ErrorCode::InvalidArgument);
         assert_eq!(err("newgame players").0, ErrorCode::SyntaxError);
         assert_eq!(err("newgame players 2 players 3").0, ErrorCode::SyntaxError);
         assert_eq!(err("newgame bogus").0, ErrorCode::SyntaxError);
@@ -793,12 +651,7 @@ mod tests {
         assert_eq!(ok("go"), Command::Go(GoArgs::default()));
         assert_eq!(
             ok("go infinite depth 3 nodes 10 movetime 50"),
-            Command::Go(GoArgs {
-                movetime: Some(50),
-                nodes: Some(10),
-                depth: Some(3),
-                infinite: true
-            })
+            Command::Go(GoArgs { movetime: Some(50), nodes: Some(10), depth: Some(3), infinite: true })
         );
         assert_eq!(err("go depth 1 depth 2").0, ErrorCode::SyntaxError);
         assert_eq!(err("go infinite infinite").0, ErrorCode::SyntaxError);
@@ -820,24 +673,15 @@ mod tests {
     fn setoption() {
         assert_eq!(
             ok("setoption name Threads value 4"),
-            Command::SetOption {
-                name: "Threads".into(),
-                value: "4".into()
-            }
+            Command::SetOption { name: "Threads".into(), value: "4".into() }
         );
         assert_eq!(
             ok("setoption name Strategy value a  b"),
-            Command::SetOption {
-                name: "Strategy".into(),
-                value: "a b".into()
-            }
+            Command::SetOption { name: "Strategy".into(), value: "a b".into() }
         );
         assert_eq!(err("setoption Threads 4").0, ErrorCode::SyntaxError);
         assert_eq!(err("setoption name Threads").0, ErrorCode::SyntaxError);
-        assert_eq!(
-            err("setoption name Threads value").0,
-            ErrorCode::SyntaxError
-        );
+        assert_eq!(err("setoption name Threads value").0, ErrorCode::SyntaxError);
     }
 
     #[test]
@@ -845,18 +689,12 @@ mod tests {
         assert_eq!(ok("position"), Command::Position(PositionArgs::Print));
         assert_eq!(
             ok("position startpos"),
-            Command::Position(PositionArgs::StartPos {
-                newgame: NewGameArgs::default(),
-                tokens: vec![]
-            })
+            Command::Position(PositionArgs::StartPos { newgame: NewGameArgs::default(), tokens: vec![] })
         );
         assert_eq!(
             ok("position startpos players 3 moves + +35 5@h8,3@h9 pass"),
             Command::Position(PositionArgs::StartPos {
-                newgame: NewGameArgs {
-                    players: Some(3),
-                    ..NewGameArgs::default()
-                },
+                newgame: NewGameArgs { players: Some(3), ..NewGameArgs::default() },
                 tokens: vec![
                     Token::Draw(vec![]),
                     Token::Draw(vec![3, 5]),
@@ -874,15 +712,9 @@ mod tests {
             ]))
         );
         assert_eq!(err("position startpos moves +3x").0, ErrorCode::SyntaxError);
-        assert_eq!(
-            err("position startpos moves 5@h8 moves").0,
-            ErrorCode::SyntaxError
-        );
+        assert_eq!(err("position startpos moves 5@h8 moves").0, ErrorCode::SyntaxError);
         assert_eq!(err("position foo").0, ErrorCode::SyntaxError);
-        assert_eq!(
-            err("position variant=classic foo").0,
-            ErrorCode::SyntaxError
-        );
+        assert_eq!(err("position variant=classic foo").0, ErrorCode::SyntaxError);
     }
 
     proptest! {

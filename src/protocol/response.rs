@@ -80,10 +80,7 @@ pub struct Failure {
 impl Failure {
     /// A failure with `code` and `message`.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Failure {
-        Failure {
-            code,
-            message: message.into(),
-        }
+        Failure { code, message: message.into() }
     }
 }
 
@@ -105,18 +102,12 @@ pub struct Response {
 impl Response {
     /// A success with `payload` (empty for none).
     pub fn success(id: Option<Id>, payload: impl Into<String>) -> Response {
-        Response {
-            id,
-            result: Ok(payload.into()),
-        }
+        Response { id, result: Ok(payload.into()) }
     }
 
     /// A failure.
     pub fn failure(id: Option<Id>, failure: Failure) -> Response {
-        Response {
-            id,
-            result: Err(failure),
-        }
+        Response { id, result: Err(failure) }
     }
 }
 
@@ -146,11 +137,8 @@ impl fmt::Display for Response {
                 }
             }
             Err(failure) => {
-                let message: String = failure
-                    .message
-                    .chars()
-                    .map(|c| if c.is_control() { ' ' } else { c })
-                    .collect();
+                let message: String =
+                    failure.message.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
                 write!(f, "?{id} {} {}", failure.code, message.trim())?;
             }
         }
@@ -164,10 +152,7 @@ mod tests {
 
     #[test]
     fn success_with_and_without_id() {
-        assert_eq!(
-            Response::success(Id::new("12"), "zatre").to_string(),
-            "=12 zatre\n\n"
-        );
+        assert_eq!(Response::success(Id::new("12"), "zatre").to_string(), "=12 zatre\n\n");
         assert_eq!(Response::success(None, "").to_string(), "=\n\n");
         assert_eq!(Response::success(None, "1").to_string(), "= 1\n\n");
         assert_eq!(Response::success(Id::new("3"), "").to_string(), "=3\n\n");
@@ -181,18 +166,13 @@ mod tests {
 
     #[test]
     fn failure_is_one_line() {
-        let r = Response::failure(
-            Id::new("4"),
-            Failure::new(ErrorCode::IllegalMove, "no\ntile"),
-        );
+        let r = Response::failure(Id::new("4"), Failure::new(ErrorCode::IllegalMove, "no\ntile"));
         assert_eq!(r.to_string(), "?4 illegal_move no tile\n\n");
     }
 
     #[test]
     fn codes_are_snake_case() {
         let words: Vec<_> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
-        assert!(words
-            .iter()
-            .all(|w| w.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')));
+        assert!(words.iter().all(|w| w.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')));
     }
 }
