@@ -4,7 +4,8 @@ use std::fmt::Write;
 
 use crate::rules::{Phase, Position, Square, Variant};
 
-/// The picture of a position, several lines, none empty.
+/// The picture of a position, several lines, none empty: the state of the turn first, then the
+/// board with its coordinates, the bag, the hands and the sheets.
 ///
 /// Squares: a digit is a tile, `.` an empty cell, `:` an empty double (extra) cell, `*` the empty
 /// centre; blank is no cell.
@@ -12,6 +13,14 @@ pub fn picture(position: &Position) -> String {
     let geometry = position.board().geometry();
     let side = geometry.side();
     let mut out = String::new();
+    let rules = position.rules();
+    let seat = position.to_move() + 1;
+    let state = match position.phase() {
+        Phase::Draw => format!("turn {}: player {seat} to draw", position.turn()),
+        Phase::Place => format!("turn {}: player {seat} to place", position.turn()),
+        Phase::Over => format!("turn {}: the game is over", position.turn()),
+    };
+    let _ = writeln!(out, "{state}");
     let letters: Vec<String> = (0..side).map(|c| char::from(b'a' + (c as u8 % 26)).to_string()).collect();
     let _ = writeln!(out, "    {}", letters.join(" "));
     for row in 0..side {
@@ -34,14 +43,6 @@ pub fn picture(position: &Position) -> String {
         let _ = writeln!(out, "{:>2}  {line}{:>2}", row + 1, row + 1);
     }
     let _ = writeln!(out, "    {}", letters.join(" "));
-    let rules = position.rules();
-    let seat = position.to_move() + 1;
-    let state = match position.phase() {
-        Phase::Draw => format!("turn {}: player {seat} to draw", position.turn()),
-        Phase::Place => format!("turn {}: player {seat} to place", position.turn()),
-        Phase::Over => format!("turn {}: the game is over", position.turn()),
-    };
-    let _ = writeln!(out, "{state}");
     if rules.variant == Variant::Classic {
         let _ = writeln!(out, "bag {} tiles", position.bag().len());
     }

@@ -216,7 +216,7 @@ impl Engine {
         if self.busy && changes_game(&command) {
             let failure = Failure::new(
                 ErrorCode::Busy,
-                format!("{} would change the game while a search runs: stop it first", command.word()),
+                format!("{} is not allowed while a search runs: stop it first", command.word()),
             );
             warn!("{}", failure.message);
             return Outcome::Reply(Response::failure(id, failure));
