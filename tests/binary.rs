@@ -250,3 +250,19 @@ fn flags_version_help_and_option() {
     let malformed = run(&["--option", "Threads"], b"");
     assert_eq!(malformed.status.code(), Some(2));
 }
+
+#[test]
+fn a_deep_perft_can_be_stopped_and_does_not_block_isready() {
+    let mut engine = Engine::spawn(&[]);
+    engine.send(b"1 perft 9\n");
+    thread::sleep(Duration::from_millis(20));
+    let sent = Instant::now();
+    engine.send(b"2 isready\n");
+    assert_eq!(engine.response(PATIENCE), vec!["=2 readyok", ""]);
+    assert!(sent.elapsed() < PROMPT, "isready took {:?}", sent.elapsed());
+    engine.send(b"3 stop\n");
+    assert_eq!(engine.response(PATIENCE), vec!["=3", ""]);
+    let counted = engine.response(PATIENCE);
+    assert!(counted[0].starts_with("=1 ") && counted[0].ends_with(" stopped"), "{counted:?}");
+    assert!(sent.elapsed() < Duration::from_secs(1), "stop took {:?}", sent.elapsed());
+}

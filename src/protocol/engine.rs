@@ -231,6 +231,10 @@ impl Engine {
                 }
                 Err(failure) => Err(failure),
             },
+            Command::Perft(depth) => {
+                self.busy = true;
+                return Outcome::Start(Job::perft(id, self.game.position().clone(), depth));
+            }
             Command::Bench => {
                 self.busy = true;
                 return Outcome::Start(Job::bench(id));
@@ -327,8 +331,7 @@ impl Engine {
                 self.start(game, newgame.seed);
                 Ok(String::new())
             }
-            Command::Perft(depth) => Ok(crate::rules::perft(self.game.position(), depth).to_string()),
-            Command::Quit | Command::Stop | Command::Go(_) | Command::Bench => {
+            Command::Quit | Command::Stop | Command::Go(_) | Command::Bench | Command::Perft(_) => {
                 Err(Failure::new(ErrorCode::Internal, "command dispatched twice"))
             }
         }

@@ -7,6 +7,8 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use std::ops::ControlFlow;
+
 use crate::rules::{Phase, Position, Rules, Variant};
 use crate::search::{self, Info, Limits, SearchOptions};
 
@@ -25,6 +27,7 @@ pub struct Job {
 enum JobKind {
     Go { position: Box<Position>, args: GoArgs, options: EngineOptions },
     Bench,
+    Perft { position: Box<Position>, depth: u32 },
 }
 
 impl Job {
@@ -36,6 +39,11 @@ impl Job {
     /// A `bench`.
     pub fn bench(id: Option<Id>) -> Job {
         Job { id, kind: JobKind::Bench }
+    }
+
+    /// A `perft` on a copy of the position.
+    pub fn perft(id: Option<Id>, position: Position, depth: u32) -> Job {
+        Job { id, kind: JobKind::Perft { position: Box::new(position), depth } }
     }
 
     /// The id of the command that started the job.
@@ -54,6 +62,14 @@ impl Job {
         let result = match self.kind {
             JobKind::Go { position, args, options } => go(&position, args, options, stop, info),
             JobKind::Bench => bench(stop),
+            JobKind::Perft { position, depth } => {
+                let count = perft(&position, depth, stop);
+                if stop.load(Ordering::Relaxed) {
+                    Ok(format!("{count} stopped"))
+                } else {
+                    Ok(count.to_string())
+                }
+            }
         };
         Response { id: self.id, result }
     }
@@ -140,4 +156,38 @@ fn bench(stop: &AtomicBool) -> Result<String, Failure> {
     let micros = started.elapsed().as_micros().max(1);
     let nps = u128::from(nodes) * 1_000_000 / micros;
     Ok(format!("nodes {nodes} nps {nps}"))
+}
+
+/// The perft count of the rules (see PROTOCOL.md), checking `stop` at every inner node: when it
+/// is set the count so far is returned.
+fn perft(position: &Position, depth: u32, stop: &AtomicBool) -> u64 {
+    if depth <= 1 || stop.load(Ordering::Relaxed) {
+        return if stop.load(Ordering::Relaxed) { 0 } else { crate::rules::perft(position, depth) };
+    }
+    match position.phase() {
+        Phase::Over => 0,
+        Phase::Draw => position
+            .possible_draws()
+            .into_iter()
+            .map(|(draw, _)| {
+                let mut next = position.clone();
+                let values: Vec<u8> = draw.values().collect();
+                // `possible_draws` lists only draws the rules allow; a refused one counts nothing.
+                next.draw(&values).map_or(0, |_| perft(&next, depth, stop))
+            })
+            .sum(),
+        Phase::Place => {
+            let mut total = 0;
+            let _ = position.movegen().for_each_legal(&mut |placements| {
+                if stop.load(Ordering::Relaxed) {
+                    return ControlFlow::Break(());
+                }
+                let mut next = position.clone();
+                next.play_unchecked(placements);
+                total += perft(&next, depth - 1, stop);
+                ControlFlow::Continue(())
+            });
+            total
+        }
+    }
 }
