@@ -274,3 +274,45 @@ fn the_matcher_handles_wildcards_and_repeats() {
     assert!(block_matches(&e(&["* info {...}", " = ok", ""]), &e(&["= ok", ""])));
     assert!(!block_matches(&e(&[" = ok", ""]), &e(&["= ok"])));
 }
+
+/// Every example in protocol/PROTOCOL.md (a fenced block of `>` and `<` lines) is a step of some
+/// transcript: the same input line, and output the transcript's expectation matches.
+#[test]
+fn spec_examples_come_from_transcripts() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut known: Vec<Step> = Vec::new();
+    for entry in fs::read_dir(root.join("tests/transcripts")).expect("transcripts") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|x| x == "txt") {
+            known.extend(parse_transcript(&fs::read_to_string(&path).expect("readable")));
+        }
+    }
+    let spec = fs::read_to_string(root.join("protocol/PROTOCOL.md")).expect("the spec");
+    let mut in_block = false;
+    let mut block = String::new();
+    let mut checked = 0;
+    let mut missing = Vec::new();
+    for line in spec.lines() {
+        if line.starts_with("```") {
+            if in_block && block.lines().next().is_some_and(|l| l.starts_with('>')) {
+                for step in parse_transcript(&block) {
+                    let actual: Vec<String> =
+                        step.expected.iter().map(|l| l.strip_prefix(' ').unwrap_or(l).to_owned()).collect();
+                    let found =
+                        known.iter().any(|k| k.input == step.input && block_matches(&k.expected, &actual));
+                    if !found {
+                        missing.push(format!("> {}", step.input));
+                    }
+                    checked += 1;
+                }
+            }
+            in_block = !in_block;
+            block.clear();
+        } else if in_block {
+            block.push_str(line);
+            block.push('\n');
+        }
+    }
+    assert!(checked > 20, "only {checked} examples found in the spec");
+    assert!(missing.is_empty(), "spec examples not in any transcript:\n{}", missing.join("\n"));
+}
