@@ -416,3 +416,87 @@ pub fn changes_game(command: &Command) -> bool {
         _ => false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn reply(engine: &mut Engine, line: &str) -> String {
+        match engine.handle_line(&RawLine::Bytes(line.as_bytes().to_vec())) {
+            Some(Outcome::Reply(r) | Outcome::Stop(r) | Outcome::Quit(r)) => r.to_string(),
+            Some(Outcome::Start(_)) => {
+                engine.job_finished();
+                "(job)".to_owned()
+            }
+            None => String::new(),
+        }
+    }
+
+    #[test]
+    fn a_failed_command_changes_nothing() {
+        let mut engine = Engine::with_seed(1);
+        reply(&mut engine, "newgame seed 3");
+        reply(&mut engine, "draw");
+        let before = engine.position().clone();
+        for bad in [
+            "place 1@a1",
+            "place pass",
+            "draw 1 2",
+            "newgame players 9",
+            "position x=y",
+            "position startpos moves +1",
+            "setoption name Threads value 0",
+            "undo x",
+        ] {
+            let r = reply(&mut engine, bad);
+            assert!(r.starts_with('?'), "{bad}: {r}");
+            assert_eq!(engine.position(), &before, "{bad}");
+        }
+        // The generator is restored by undo: the same random draw again.
+        reply(&mut engine, "newgame seed 3");
+        let first = reply(&mut engine, "draw");
+        reply(&mut engine, "undo");
+        assert_eq!(reply(&mut engine, "draw"), first);
+    }
+
+    #[test]
+    fn busy_refuses_only_commands_that_change_the_game() {
+        let mut engine = Engine::with_seed(1);
+        reply(&mut engine, "draw 1 2 3");
+        let Some(Outcome::Start(_job)) = engine.handle_line(&RawLine::Bytes(b"go infinite".to_vec())) else {
+            panic!("go starts a job");
+        };
+        assert!(reply(&mut engine, "1 place 1@h8,2@h9,3@h10").starts_with("?1 busy "));
+        assert!(reply(&mut engine, "2 legal count").starts_with("=2 60"));
+        assert!(reply(&mut engine, "3 isready").starts_with("=3 readyok"));
+        engine.job_finished();
+        assert!(reply(&mut engine, "4 place 1@h8,2@h9,3@h10").starts_with("=4 points"));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+        #[test]
+        fn the_engine_never_panics(lines in proptest::collection::vec(
+            prop_oneof![
+                "[a-z_]{1,12}( [ -~]{0,30})?",
+                proptest::sample::select(vec![
+                    "draw", "legal", "undo", "score", "show", "position", "newgame variant dice",
+                    "newgame variant kids", "newgame players 1 rounds=1", "place pass",
+                ]).prop_map(str::to_owned),
+                (0u8..10, 0u8..16, 0u16..17).prop_map(|(v, c, r)| {
+                    format!("place {v}@{}{r}", char::from(b'a' + c))
+                }),
+            ],
+            1..40,
+        )) {
+            let mut engine = Engine::with_seed(9);
+            for line in lines {
+                if line.starts_with("perft") || line.starts_with("bench") || line.starts_with("go") {
+                    continue;
+                }
+                let _ = reply(&mut engine, &line);
+            }
+        }
+    }
+}
