@@ -5,6 +5,7 @@
 //! zatre-naive-perft --depth D       # stdin: `<position line>` per line
 //! zatre-naive-perft --regenerate    # stdin: golden file, stdout: it with fresh counts
 //! zatre-naive-perft --check         # stdin: golden file, exit 1 on a wrong count
+//! zatre-naive-perft --list          # stdin: `<position line>`, stdout: its legal moves
 //! ```
 
 use std::io::{self, BufRead, Write};
@@ -19,12 +20,13 @@ fn parse_args(args: &[String]) -> Result<Mode, NaiveError> {
         [] => Ok(Mode::DepthAndPosition),
         [flag] if flag == "--regenerate" => Ok(Mode::Regenerate),
         [flag] if flag == "--check" => Ok(Mode::Check),
+        [flag] if flag == "--list" => Ok(Mode::List),
         [flag, depth] if flag == "--depth" => depth
             .parse()
             .map(Mode::PositionOnly)
             .map_err(|_| NaiveError::new(format!("bad depth `{depth}`"))),
         _ => Err(NaiveError::new(
-            "usage: zatre-naive-perft [--depth D | --regenerate | --check] < lines",
+            "usage: zatre-naive-perft [--depth D | --regenerate | --check | --list] < lines",
         )),
     }
 }

@@ -1,6 +1,8 @@
 //! The line formats of `zatre-naive-perft`: reading requests, writing counts.
 
 use super::error::NaiveError;
+use super::geometry::cell_name;
+use super::moves::{legal_moves, Move};
 use super::perft::perft;
 use super::position::Position;
 
@@ -16,6 +18,8 @@ pub enum Mode {
     Regenerate,
     /// Golden lines: recompute and compare; print the mismatches.
     Check,
+    /// `<position line>` in `phase=place`: print its legal moves, one line, sorted.
+    List,
 }
 
 /// What one input line produced.
@@ -34,7 +38,10 @@ pub fn process_line(mode: Mode, line: &str) -> Result<Outcome, NaiveError> {
     let trimmed = line.trim();
     let is_comment = trimmed.is_empty() || trimmed.starts_with('#');
     match mode {
-        Mode::DepthAndPosition | Mode::PositionOnly(_) if is_comment => Ok(Outcome::Nothing),
+        Mode::DepthAndPosition | Mode::PositionOnly(_) | Mode::List if is_comment => {
+            Ok(Outcome::Nothing)
+        }
+        Mode::List => Ok(Outcome::Line(list(trimmed)?)),
         Mode::DepthAndPosition => {
             let (depth, rest) = split_number(trimmed)?;
             Ok(Outcome::Line(count(depth, rest)?.to_string()))
@@ -56,6 +63,29 @@ pub fn process_line(mode: Mode, line: &str) -> Result<Outcome, NaiveError> {
             }
         }
     }
+}
+
+/// The legal moves of the seat to move, as `v@cell,...` (`pass`), sorted, joined by spaces.
+fn list(position_line: &str) -> Result<String, NaiveError> {
+    let position = Position::parse(position_line)?;
+    let mut moves: Vec<String> = legal_moves(&position, position.hand_to_move())
+        .iter()
+        .map(|mv| move_text(mv))
+        .collect();
+    moves.sort();
+    Ok(moves.join(" "))
+}
+
+/// A move as the protocol writes it (placements in the counter's sorted order).
+fn move_text(mv: &Move) -> String {
+    if mv.is_empty() {
+        return "pass".to_string();
+    }
+    let parts: Vec<String> = mv
+        .iter()
+        .map(|&(cell, value)| format!("{value}@{}", cell_name(cell)))
+        .collect();
+    parts.join(",")
 }
 
 /// The perft count of a position line at `depth`.

@@ -17,10 +17,10 @@ pub type Placement = (Cell, u8);
 /// A move: its placements sorted by cell (row, then column), so equal moves compare equal.
 pub type PlacementSet = Vec<Placement>;
 
-/// The sum of the run through `cell` along `(dcol, drow)`, `cell` counted as occupied by the
-/// board (the caller puts the tile there first). Walks both ways until an empty square.
-pub fn run_sum(board: &Board, cell: Cell, step: (isize, isize)) -> u32 {
-    let mut sum = board.get(&cell).map_or(0, |&v| u32::from(v));
+/// The sum of the run through `cell` along `step` if `value` stood on `cell`: `value` plus
+/// the tiles met walking both ways from `cell` until an empty square.
+pub fn run_sum_with(board: &Board, cell: Cell, value: u8, step: (isize, isize)) -> u32 {
+    let mut sum = u32::from(value);
     for sign in [1isize, -1] {
         let mut col = cell.0 as isize;
         let mut row = cell.1 as isize;
@@ -39,9 +39,18 @@ pub fn run_sum(board: &Board, cell: Cell, step: (isize, isize)) -> u32 {
     sum
 }
 
-/// The horizontal and the vertical run sum through `cell` on `board`.
+/// The horizontal and the vertical run sum through `cell` if `value` stood on it.
+pub fn both_run_sums_with(board: &Board, cell: Cell, value: u8) -> [u32; 2] {
+    [
+        run_sum_with(board, cell, value, (1, 0)),
+        run_sum_with(board, cell, value, (0, 1)),
+    ]
+}
+
+/// The horizontal and the vertical run sum through the occupied (or empty: 0) `cell`.
 pub fn both_run_sums(board: &Board, cell: Cell) -> [u32; 2] {
-    [run_sum(board, cell, (1, 0)), run_sum(board, cell, (0, 1))]
+    let value = board.get(&cell).copied().unwrap_or(0);
+    both_run_sums_with(board, cell, value)
 }
 
 /// Whether `cell` has an occupied edge neighbour on `board`.
@@ -77,10 +86,10 @@ pub fn fits(position: &Position, board: &Board, cell: Cell, value: u8) -> bool {
     if !adjacency_ok(position, board, cell) {
         return false;
     }
-    let mut after = board.clone();
-    after.insert(cell, value);
     let limit = position.rules.run_limit();
-    both_run_sums(&after, cell).iter().all(|&sum| sum <= limit)
+    both_run_sums_with(board, cell, value)
+        .iter()
+        .all(|&sum| sum <= limit)
 }
 
 /// Whether `value` fits on some normal cell (neither double nor centre) of `board`.

@@ -17,6 +17,8 @@ pub fn perft(position: &Position, depth: u32) -> u64 {
             .iter()
             .map(|draw| perft(&apply_draw(position, draw), depth))
             .sum(),
+        // Every legal move leads to a position whose perft 0 is 1.
+        Phase::Place if depth == 1 => legal_moves(position, position.hand_to_move()).len() as u64,
         Phase::Place => legal_moves(position, position.hand_to_move())
             .iter()
             .map(|mv| perft(&apply_move(position, mv), depth - 1))

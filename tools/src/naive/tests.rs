@@ -173,7 +173,6 @@ fn the_forced_exception_is_judged_at_the_tile_s_point_in_the_order() {
     assert!(valid.contains(&mv("3@g7")));
     assert!(valid.contains(&mv("4@j10")));
     assert!(!valid.contains(&mv("3@g7,4@j10")));
-    // 3@g7 (forced) then 6@f7 would make 6 + 3 + 1 = 10: g7 scores.
 }
 
 #[test]
