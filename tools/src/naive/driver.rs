@@ -70,7 +70,7 @@ fn list(position_line: &str) -> Result<String, NaiveError> {
     let position = Position::parse(position_line)?;
     let mut moves: Vec<String> = legal_moves(&position, position.hand_to_move())
         .iter()
-        .map(|mv| move_text(mv))
+        .map(move_text)
         .collect();
     moves.sort();
     Ok(moves.join(" "))
