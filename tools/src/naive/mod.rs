@@ -32,6 +32,10 @@
 //! ```
 //!
 //! and verify them with `target/release/zatre-naive-perft --check < tests/golden/perft.txt`.
+//! `--list` prints the legal moves of a `phase=place` position line (placements sorted by
+//! cell, not necessarily in a legal order), to compare move lists when a count differs.
+//! Without a flag the tool reads `<depth> <position line>` per line and prints each count;
+//! `--depth D` reads bare position lines.
 
 pub mod driver;
 pub mod error;
