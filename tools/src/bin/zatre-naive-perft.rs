@@ -21,10 +21,9 @@ fn parse_args(args: &[String]) -> Result<Mode, NaiveError> {
         [flag] if flag == "--regenerate" => Ok(Mode::Regenerate),
         [flag] if flag == "--check" => Ok(Mode::Check),
         [flag] if flag == "--list" => Ok(Mode::List),
-        [flag, depth] if flag == "--depth" => depth
-            .parse()
-            .map(Mode::PositionOnly)
-            .map_err(|_| NaiveError::new(format!("bad depth `{depth}`"))),
+        [flag, depth] if flag == "--depth" => {
+            depth.parse().map(Mode::PositionOnly).map_err(|_| NaiveError::new(format!("bad depth `{depth}`")))
+        }
         _ => Err(NaiveError::new(
             "usage: zatre-naive-perft [--depth D | --regenerate | --check | --list] < lines",
         )),
@@ -38,8 +37,8 @@ fn run(mode: Mode) -> Result<usize, Box<dyn std::error::Error>> {
     let mut mismatches = 0;
     for (number, line) in io::stdin().lock().lines().enumerate() {
         let line = line?;
-        let outcome = process_line(mode, &line)
-            .map_err(|e| NaiveError::new(format!("line {}: {e}", number + 1)))?;
+        let outcome =
+            process_line(mode, &line).map_err(|e| NaiveError::new(format!("line {}: {e}", number + 1)))?;
         match outcome {
             Outcome::Line(text) => writeln!(out, "{text}")?,
             Outcome::Mismatch(text) => {

@@ -38,9 +38,7 @@ pub fn process_line(mode: Mode, line: &str) -> Result<Outcome, NaiveError> {
     let trimmed = line.trim();
     let is_comment = trimmed.is_empty() || trimmed.starts_with('#');
     match mode {
-        Mode::DepthAndPosition | Mode::PositionOnly(_) | Mode::List if is_comment => {
-            Ok(Outcome::Nothing)
-        }
+        Mode::DepthAndPosition | Mode::PositionOnly(_) | Mode::List if is_comment => Ok(Outcome::Nothing),
         Mode::List => Ok(Outcome::Line(list(trimmed)?)),
         Mode::DepthAndPosition => {
             let (depth, rest) = split_number(trimmed)?;
@@ -68,10 +66,8 @@ pub fn process_line(mode: Mode, line: &str) -> Result<Outcome, NaiveError> {
 /// The legal moves of the seat to move, as `v@cell,...` (`pass`), sorted, joined by spaces.
 fn list(position_line: &str) -> Result<String, NaiveError> {
     let position = Position::parse(position_line)?;
-    let mut moves: Vec<String> = legal_moves(&position, position.hand_to_move())
-        .iter()
-        .map(move_text)
-        .collect();
+    let mut moves: Vec<String> =
+        legal_moves(&position, position.hand_to_move()).iter().map(move_text).collect();
     moves.sort();
     Ok(moves.join(" "))
 }
@@ -81,10 +77,7 @@ fn move_text(mv: &Move) -> String {
     if mv.is_empty() {
         return "pass".to_string();
     }
-    let parts: Vec<String> = mv
-        .iter()
-        .map(|&(cell, value)| format!("{value}@{}", cell_name(cell)))
-        .collect();
+    let parts: Vec<String> = mv.iter().map(|&(cell, value)| format!("{value}@{}", cell_name(cell))).collect();
     parts.join(",")
 }
 
@@ -106,8 +99,6 @@ fn split_word(text: &str) -> Result<(&str, &str), NaiveError> {
 /// Splits off a leading depth.
 fn split_number(text: &str) -> Result<(u32, &str), NaiveError> {
     let (word, rest) = split_word(text)?;
-    let depth = word
-        .parse()
-        .map_err(|_| NaiveError::new(format!("bad depth `{word}`")))?;
+    let depth = word.parse().map_err(|_| NaiveError::new(format!("bad depth `{word}`")))?;
     Ok((depth, rest))
 }

@@ -10,11 +10,7 @@ use super::position::{Leftovers, Phase, Position};
 fn classic_draw_wanted(position: &Position) -> u32 {
     let hand = position.hand_to_move();
     if hand.is_empty() {
-        return if position.turn == 1 && position.board.is_empty() {
-            3
-        } else {
-            2
-        };
+        return if position.turn == 1 && position.board.is_empty() { 3 } else { 2 };
     }
     match position.rules.leftovers {
         Leftovers::De => {
@@ -44,13 +40,7 @@ pub fn multisets(available: &[u32], low: u8, count: u32) -> Vec<Vec<u8>> {
 }
 
 /// Recursive helper of [`multisets`]: chooses how many of the first value, then the rest.
-fn collect_multisets(
-    available: &[u32],
-    value: u8,
-    count: u32,
-    chosen: &mut Vec<u8>,
-    out: &mut Vec<Vec<u8>>,
-) {
+fn collect_multisets(available: &[u32], value: u8, count: u32, chosen: &mut Vec<u8>, out: &mut Vec<Vec<u8>>) {
     if count == 0 {
         out.push(chosen.clone());
         return;
@@ -115,11 +105,7 @@ pub fn apply_move(position: &Position, mv: &Move) -> Position {
     }
     next.turn += 1;
     next.tomove = next.tomove % next.rules.players + 1;
-    next.phase = if game_ends(position, &next) {
-        Phase::Over
-    } else {
-        Phase::Draw
-    };
+    next.phase = if game_ends(position, &next) { Phase::Over } else { Phase::Draw };
     next
 }
 
@@ -131,11 +117,7 @@ fn game_ends(before: &Position, after: &Position) -> bool {
     }
     match rules.variant {
         Variant::Classic => {
-            after.bag_total() == 0
-                && after
-                    .hands
-                    .iter()
-                    .all(|hand| !has_placing_move(after, hand))
+            after.bag_total() == 0 && after.hands.iter().all(|hand| !has_placing_move(after, hand))
         }
         Variant::Dice => !roll_writes_both(before),
         Variant::Kids => !zero_fits_somewhere(after),
@@ -145,16 +127,10 @@ fn game_ends(before: &Position, after: &Position) -> bool {
 /// Dice: whether some valid set writes both numbers of the roll in hand.
 fn roll_writes_both(position: &Position) -> bool {
     let hand = position.hand_to_move();
-    super::legality::valid_sets(position, hand)
-        .iter()
-        .any(|set| set.len() == 2)
+    super::legality::valid_sets(position, hand).iter().any(|set| set.len() == 2)
 }
 
 /// Kids: whether a 0 fits on some empty cell.
 fn zero_fits_somewhere(position: &Position) -> bool {
-    position
-        .geometry
-        .cells()
-        .into_iter()
-        .any(|cell| fits(position, &position.board, cell, 0))
+    position.geometry.cells().into_iter().any(|cell| fits(position, &position.board, cell, 0))
 }

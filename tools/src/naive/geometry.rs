@@ -66,15 +66,8 @@ pub struct Geometry {
 impl Geometry {
     /// The classic board of RULES.md 2.1.
     pub fn classic() -> Geometry {
-        let kinds = CLASSIC_DIAGRAM
-            .iter()
-            .map(|row| row.chars().map(classic_kind).collect())
-            .collect();
-        Geometry {
-            width: 15,
-            height: 15,
-            kinds,
-        }
+        let kinds = CLASSIC_DIAGRAM.iter().map(|row| row.chars().map(classic_kind).collect()).collect();
+        Geometry { width: 15, height: 15, kinds }
     }
 
     /// A full `size` x `size` square whose two diagonals are extra cells.
@@ -92,21 +85,13 @@ impl Geometry {
                     .collect()
             })
             .collect();
-        Geometry {
-            width: size,
-            height: size,
-            kinds,
-        }
+        Geometry { width: size, height: size, kinds }
     }
 
     /// The kind of the cell at `(col, row)`, or `None` if it is not a cell of the board.
     pub fn kind(&self, cell: Cell) -> Option<CellKind> {
         let (col, row) = cell;
-        self.kinds
-            .get(row)
-            .and_then(|r| r.get(col))
-            .copied()
-            .flatten()
+        self.kinds.get(row).and_then(|r| r.get(col)).copied().flatten()
     }
 
     /// Whether `(col, row)` is a cell of the board.
@@ -172,17 +157,13 @@ pub fn cell_name(cell: Cell) -> String {
 /// Parses a cell name such as `h8` (no check against a board).
 pub fn parse_cell(text: &str) -> Result<Cell, NaiveError> {
     let mut chars = text.chars();
-    let letter = chars
-        .next()
-        .ok_or_else(|| NaiveError::new(format!("empty cell name in `{text}`")))?;
+    let letter = chars.next().ok_or_else(|| NaiveError::new(format!("empty cell name in `{text}`")))?;
     if !letter.is_ascii_lowercase() {
         return Err(NaiveError::new(format!("bad column in cell `{text}`")));
     }
     let col = usize::from(letter as u8 - b'a');
-    let row: usize = chars
-        .as_str()
-        .parse()
-        .map_err(|_| NaiveError::new(format!("bad row in cell `{text}`")))?;
+    let row: usize =
+        chars.as_str().parse().map_err(|_| NaiveError::new(format!("bad row in cell `{text}`")))?;
     if row == 0 {
         return Err(NaiveError::new(format!("row 0 in cell `{text}`")));
     }

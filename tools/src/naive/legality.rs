@@ -41,10 +41,7 @@ pub fn run_sum_with(board: &Board, cell: Cell, value: u8, step: (isize, isize)) 
 
 /// The horizontal and the vertical run sum through `cell` if `value` stood on it.
 pub fn both_run_sums_with(board: &Board, cell: Cell, value: u8) -> [u32; 2] {
-    [
-        run_sum_with(board, cell, value, (1, 0)),
-        run_sum_with(board, cell, value, (0, 1)),
-    ]
+    [run_sum_with(board, cell, value, (1, 0)), run_sum_with(board, cell, value, (0, 1))]
 }
 
 /// The horizontal and the vertical run sum through the occupied (or empty: 0) `cell`.
@@ -55,11 +52,7 @@ pub fn both_run_sums(board: &Board, cell: Cell) -> [u32; 2] {
 
 /// Whether `cell` has an occupied edge neighbour on `board`.
 fn has_occupied_neighbour(position: &Position, board: &Board, cell: Cell) -> bool {
-    position
-        .geometry
-        .edge_neighbours(cell)
-        .iter()
-        .any(|n| board.contains_key(n))
+    position.geometry.edge_neighbours(cell).iter().any(|n| board.contains_key(n))
 }
 
 /// The adjacency rule for a tile put on `cell` when `board` (board + earlier tiles) is as given.
@@ -87,9 +80,7 @@ pub fn fits(position: &Position, board: &Board, cell: Cell, value: u8) -> bool {
         return false;
     }
     let limit = position.rules.run_limit();
-    both_run_sums_with(board, cell, value)
-        .iter()
-        .all(|&sum| sum <= limit)
+    both_run_sums_with(board, cell, value).iter().all(|&sum| sum <= limit)
 }
 
 /// Whether `value` fits on some normal cell (neither double nor centre) of `board`.
@@ -101,9 +92,7 @@ pub fn fits_on_some_normal_cell(position: &Position, board: &Board, value: u8) -
 
 /// Whether a run through `cell` on the final `board` sums to 10, 11 or 12.
 pub fn double_cell_scores(board: &Board, cell: Cell) -> bool {
-    both_run_sums(board, cell)
-        .iter()
-        .any(|sum| (10..=12).contains(sum))
+    both_run_sums(board, cell).iter().any(|sum| (10..=12).contains(sum))
 }
 
 /// One step of an ordered sequence: the placement and whether the forced exception held for it.
@@ -169,10 +158,7 @@ fn search(
                 continue;
             }
             let forced = forced_exception_holds(position, board, cell, value);
-            steps.push(Step {
-                placement: (cell, value),
-                forced,
-            });
+            steps.push(Step { placement: (cell, value), forced });
             board.insert(cell, value);
             let valid = doubles_ok(position, steps, board);
             let entry = seen.entry(canonical_set(steps)).or_insert(false);
@@ -189,11 +175,8 @@ pub fn valid_sets(position: &Position, hand: &[u8]) -> Vec<PlacementSet> {
     let mut seen = HashMap::new();
     let mut board = position.board.clone();
     search(position, &mut board, hand, &mut Vec::new(), &mut seen);
-    let mut sets: Vec<PlacementSet> = seen
-        .into_iter()
-        .filter(|(_, valid)| *valid)
-        .map(|(set, _)| set)
-        .collect();
+    let mut sets: Vec<PlacementSet> =
+        seen.into_iter().filter(|(_, valid)| *valid).map(|(set, _)| set).collect();
     sets.sort();
     sets
 }

@@ -41,10 +41,7 @@ fn keep_maximal(valid: Vec<PlacementSet>) -> Vec<PlacementSet> {
             contained.insert(subset);
         }
     }
-    valid
-        .into_iter()
-        .filter(|s| !contained.contains(s))
-        .collect()
+    valid.into_iter().filter(|s| !contained.contains(s)).collect()
 }
 
 /// Every proper subset of `set` (order kept, so a subset of a sorted set is sorted).
@@ -52,10 +49,7 @@ fn proper_subsets(set: &PlacementSet) -> Vec<PlacementSet> {
     let n = set.len();
     let mut out = Vec::new();
     for mask in 0..(1u32 << n) - 1 {
-        let subset = (0..n)
-            .filter(|&i| mask & (1 << i) != 0)
-            .map(|i| set[i])
-            .collect();
+        let subset = (0..n).filter(|&i| mask & (1 << i) != 0).map(|i| set[i]).collect();
         out.push(subset);
     }
     out

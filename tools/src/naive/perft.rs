@@ -13,10 +13,9 @@ pub fn perft(position: &Position, depth: u32) -> u64 {
     }
     match position.phase {
         Phase::Over => 0,
-        Phase::Draw => distinct_draws(position)
-            .iter()
-            .map(|draw| perft(&apply_draw(position, draw), depth))
-            .sum(),
+        Phase::Draw => {
+            distinct_draws(position).iter().map(|draw| perft(&apply_draw(position, draw), depth)).sum()
+        }
         // Every legal move leads to a position whose perft 0 is 1.
         Phase::Place if depth == 1 => legal_moves(position, position.hand_to_move()).len() as u64,
         Phase::Place => legal_moves(position, position.hand_to_move())

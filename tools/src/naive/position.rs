@@ -108,10 +108,7 @@ impl Position {
     pub fn parse(line: &str) -> Result<Position, NaiveError> {
         let fields = split_fields(line)?;
         let get = |key: &str| -> Result<&str, NaiveError> {
-            fields
-                .get(key)
-                .copied()
-                .ok_or_else(|| NaiveError::new(format!("missing field `{key}`")))
+            fields.get(key).copied().ok_or_else(|| NaiveError::new(format!("missing field `{key}`")))
         };
         let variant = parse_variant(get("variant")?)?;
         let players = parse_number(get("players")?, "players")?;
@@ -192,10 +189,8 @@ impl Position {
     pub fn board_text(&self) -> String {
         let mut cells: Vec<&Cell> = self.board.keys().collect();
         cells.sort_by_key(|&&(col, row)| (row, col));
-        let parts: Vec<String> = cells
-            .iter()
-            .map(|&&cell| format!("{}@{}", self.board[&cell], cell_name(cell)))
-            .collect();
+        let parts: Vec<String> =
+            cells.iter().map(|&&cell| format!("{}@{}", self.board[&cell], cell_name(cell))).collect();
         if parts.is_empty() {
             "-".to_string()
         } else {
@@ -208,9 +203,8 @@ impl Position {
 fn split_fields(line: &str) -> Result<HashMap<&str, &str>, NaiveError> {
     let mut fields = HashMap::new();
     for token in line.split_whitespace() {
-        let (key, value) = token
-            .split_once('=')
-            .ok_or_else(|| NaiveError::new(format!("field `{token}` has no `=`")))?;
+        let (key, value) =
+            token.split_once('=').ok_or_else(|| NaiveError::new(format!("field `{token}` has no `=`")))?;
         if fields.insert(key, value).is_some() {
             return Err(NaiveError::new(format!("field `{key}` given twice")));
         }
@@ -287,20 +281,15 @@ fn parse_phase(text: &str) -> Result<Phase, NaiveError> {
 
 /// Reads a non-negative decimal number.
 fn parse_number(text: &str, what: &str) -> Result<usize, NaiveError> {
-    text.parse()
-        .map_err(|_| NaiveError::new(format!("bad number `{text}` for {what}")))
+    text.parse().map_err(|_| NaiveError::new(format!("bad number `{text}` for {what}")))
 }
 
 /// Reads one tile value and checks its range.
 fn parse_value(text: &str, rules: &Rules) -> Result<u8, NaiveError> {
-    let value: u8 = text
-        .parse()
-        .map_err(|_| NaiveError::new(format!("bad value `{text}`")))?;
+    let value: u8 = text.parse().map_err(|_| NaiveError::new(format!("bad value `{text}`")))?;
     let (low, high) = rules.value_range();
     if value < low || value > high {
-        return Err(NaiveError::new(format!(
-            "value {value} is not {low}..{high}"
-        )));
+        return Err(NaiveError::new(format!("value {value} is not {low}..{high}")));
     }
     Ok(value)
 }
@@ -312,15 +301,12 @@ fn parse_board(text: &str, rules: &Rules, geometry: &Geometry) -> Result<Board, 
         return Ok(board);
     }
     for part in text.split(',') {
-        let (value, cell) = part
-            .split_once('@')
-            .ok_or_else(|| NaiveError::new(format!("bad placement `{part}`")))?;
+        let (value, cell) =
+            part.split_once('@').ok_or_else(|| NaiveError::new(format!("bad placement `{part}`")))?;
         let value = parse_value(value, rules)?;
         let cell = parse_cell(cell)?;
         if !geometry.is_cell(cell) {
-            return Err(NaiveError::new(format!(
-                "`{part}`: not a cell of the board"
-            )));
+            return Err(NaiveError::new(format!("`{part}`: not a cell of the board")));
         }
         if board.insert(cell, value).is_some() {
             return Err(NaiveError::new(format!("`{part}`: cell given twice")));
@@ -333,15 +319,11 @@ fn parse_board(text: &str, rules: &Rules, geometry: &Geometry) -> Result<Board, 
 fn parse_bag(text: &str) -> Result<[u32; 6], NaiveError> {
     let parts: Vec<&str> = text.split(',').collect();
     if parts.len() != 6 {
-        return Err(NaiveError::new(format!(
-            "bag `{text}` does not have 6 counts"
-        )));
+        return Err(NaiveError::new(format!("bag `{text}` does not have 6 counts")));
     }
     let mut bag = [0; 6];
     for (slot, part) in bag.iter_mut().zip(parts) {
-        *slot = part
-            .parse()
-            .map_err(|_| NaiveError::new(format!("bad bag count `{part}`")))?;
+        *slot = part.parse().map_err(|_| NaiveError::new(format!("bad bag count `{part}`")))?;
     }
     Ok(bag)
 }

@@ -55,10 +55,7 @@ fn mv(text: &str) -> Move {
         .split(',')
         .map(|p| {
             let (v, c) = p.split_once('@').expect("test move");
-            (
-                parse_cell(c).expect("test cell"),
-                v.parse().expect("test value"),
-            )
+            (parse_cell(c).expect("test cell"), v.parse().expect("test value"))
         })
         .collect();
     out.sort_by_key(|&((col, row), value)| (row, col, value));
@@ -75,20 +72,14 @@ fn classic_board_has_193_cells_and_32_doubles() {
     let g = Geometry::classic();
     let cells = g.cells();
     assert_eq!(cells.len(), 193);
-    let doubles = cells
-        .iter()
-        .filter(|&&c| g.kind(c) == Some(CellKind::Double))
-        .count();
+    let doubles = cells.iter().filter(|&&c| g.kind(c) == Some(CellKind::Double)).count();
     assert_eq!(doubles, 32);
     assert_eq!(g.kind((7, 7)), Some(CellKind::Centre));
     for name in ["h1", "h15", "a8", "o8", "a1", "d1"] {
         assert!(!g.is_cell(parse_cell(name).expect("cell")), "{name}");
     }
     for name in ["g1", "i1", "a7", "b2", "n14"] {
-        assert_eq!(
-            g.kind(parse_cell(name).expect("cell")),
-            Some(CellKind::Double)
-        );
+        assert_eq!(g.kind(parse_cell(name).expect("cell")), Some(CellKind::Double));
     }
 }
 
@@ -199,10 +190,7 @@ fn pass_only_when_nothing_fits() {
 #[test]
 fn draws_are_multisets_of_the_bag() {
     assert_eq!(multisets(&[21, 20, 20, 20, 20, 20], 1, 3).len(), 56);
-    assert_eq!(
-        multisets(&[1, 0, 2, 0, 0, 0], 1, 2),
-        vec![vec![1, 3], vec![3, 3]]
-    );
+    assert_eq!(multisets(&[1, 0, 2, 0, 0, 0], 1, 2), vec![vec![1, 3], vec![3, 3]]);
     assert_eq!(multisets(&[0; 6], 1, 0), vec![Vec::<u8>::new()]);
     let start = classic("-", "-", &[("turn", "1"), ("phase", "draw")]);
     assert_eq!(distinct_draws(&start).len(), 56);
@@ -245,15 +233,8 @@ fn kids_need_no_neighbour_and_dice_adjacency_is_an_option() {
 
 #[test]
 fn the_game_ends_by_rounds_and_then_perft_is_zero() {
-    let position = classic(
-        "5@h8",
-        "12",
-        &[("rounds", "2"), ("turn", "4"), ("tomove", "2")],
-    );
-    let position = Position {
-        hands: vec![Vec::new(), vec![1, 2]],
-        ..position
-    };
+    let position = classic("5@h8", "12", &[("rounds", "2"), ("turn", "4"), ("tomove", "2")]);
+    let position = Position { hands: vec![Vec::new(), vec![1, 2]], ..position };
     let after = apply_move(&position, &mv("1@h7,2@h9"));
     assert_eq!(after.phase, Phase::Over);
     assert_eq!(perft(&after, 1), 0);
