@@ -1,1 +1,3 @@
 //! Tools around the zatre engine.
+
+pub mod naive;
