@@ -1,6 +1,7 @@
 //! The zatre daemon: clap arguments, logging to stderr, and the stdin/stdout loop around the
 //! engine state machine. Nothing else lives here.
 
+use std::collections::VecDeque;
 use std::io::{self, IsTerminal, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::process::ExitCode;
@@ -138,42 +139,27 @@ fn write_response(out: &mut impl Write, response: &Response) -> io::Result<()> {
 }
 
 /// The loop that owns the engine: one event at a time, every response flushed.
+/// The loop that owns the engine. While a job runs, `isready`, `stop`, `quit` and the commands
+/// refused as `busy` are answered at once; every other line waits in `pending` and is answered, in
+/// order, when the job has reported.
 fn serve(mut engine: Engine) -> Exit {
     let (sender, events) = mpsc::channel();
     spawn_reader(sender.clone());
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let mut running: Option<Running> = None;
+    let mut pending: VecDeque<RawLine> = VecDeque::new();
     let mut input_ended = false;
     loop {
         let Ok(event) = events.recv() else {
             return Exit::Clean;
         };
         let step = match event {
-            Event::Line(line) => match engine.handle_line(&line) {
-                None => Ok(()),
-                Some(Outcome::Reply(response)) => write_response(&mut out, &response),
-                Some(Outcome::Stop(response)) => {
-                    if let Some(job) = &running {
-                        job.stop.store(true, Ordering::Relaxed);
-                    }
-                    write_response(&mut out, &response)
-                }
-                Some(Outcome::Start(job)) => {
-                    running = Some(spawn_job(job, sender.clone()));
-                    Ok(())
-                }
-                Some(Outcome::Quit(response)) => {
-                    if let Some(job) = running.take() {
-                        job.stop.store(true, Ordering::Relaxed);
-                        if let Err(e) = finish_job(&events, &mut out) {
-                            return e.into();
-                        }
-                    }
-                    let _ = write_response(&mut out, &response);
-                    return Exit::Clean;
-                }
-            },
+            Event::Line(line) if running.is_some() && !engine.answers_during_job(&line) => {
+                pending.push_back(line);
+                Ok(Flow::Go)
+            }
+            Event::Line(line) => act(&mut engine, &line, &mut running, &sender, &events, &mut out),
             Event::EndOfInput => {
                 debug!("end of input");
                 input_ended = true;
@@ -181,29 +167,71 @@ fn serve(mut engine: Engine) -> Exit {
                     None => return Exit::Clean,
                     Some(job) if job.infinite => {
                         job.stop.store(true, Ordering::Relaxed);
-                        Ok(())
+                        Ok(Flow::Go)
                     }
-                    Some(_) => Ok(()),
+                    Some(_) => Ok(Flow::Go),
                 }
             }
-            Event::Info(line) => writeln!(out, "{line}").and_then(|()| out.flush()),
+            Event::Info(line) => writeln!(out, "{line}").and_then(|()| out.flush()).map(|()| Flow::Go),
             Event::Done(response) => {
                 running = None;
                 engine.job_finished();
-                let written = write_response(&mut out, &response);
-                if input_ended && written.is_ok() {
-                    return Exit::Clean;
+                let mut step = write_response(&mut out, &response).map(|()| Flow::Go);
+                while let (Ok(Flow::Go), None) = (&step, &running) {
+                    let Some(line) = pending.pop_front() else { break };
+                    step = act(&mut engine, &line, &mut running, &sender, &events, &mut out);
                 }
-                written
+                match step {
+                    Ok(Flow::Go) if input_ended && running.is_none() => return Exit::Clean,
+                    step => step,
+                }
             }
         };
-        if let Err(e) = step {
-            return e.into();
+        match step {
+            Ok(Flow::Go) => {}
+            Ok(Flow::Quit) => return Exit::Clean,
+            Err(e) => return e.into(),
         }
     }
 }
 
-/// Waits (a bounded time) for a stopped job's info lines and response and writes them.
+/// Whether the loop goes on after a line.
+enum Flow {
+    Go,
+    Quit,
+}
+
+/// Executes one input line and writes what it answers, starting or stopping the job as asked.
+fn act(
+    engine: &mut Engine,
+    line: &RawLine,
+    running: &mut Option<Running>,
+    sender: &Sender<Event>,
+    events: &Receiver<Event>,
+    out: &mut impl Write,
+) -> io::Result<Flow> {
+    match engine.handle_line(line) {
+        None => {}
+        Some(Outcome::Reply(response)) => write_response(out, &response)?,
+        Some(Outcome::Stop(response)) => {
+            if let Some(job) = running {
+                job.stop.store(true, Ordering::Relaxed);
+            }
+            write_response(out, &response)?;
+        }
+        Some(Outcome::Start(job)) => *running = Some(spawn_job(job, sender.clone())),
+        Some(Outcome::Quit(response)) => {
+            if let Some(job) = running.take() {
+                job.stop.store(true, Ordering::Relaxed);
+                finish_job(events, out)?;
+            }
+            let _ = write_response(out, &response);
+            return Ok(Flow::Quit);
+        }
+    }
+    Ok(Flow::Go)
+}
+
 fn finish_job(events: &Receiver<Event>, out: &mut impl Write) -> io::Result<()> {
     let deadline = Instant::now() + QUIT_GRACE;
     loop {

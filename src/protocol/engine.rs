@@ -211,6 +211,20 @@ impl Engine {
         }
     }
 
+    /// Whether a line is answered at once while a job runs: `isready`, `stop`, `quit`, the
+    /// commands refused as `busy`, and lines that need no answer. Every other line waits for
+    /// the job, so that responses keep the order of the commands.
+    pub fn answers_during_job(&self, line: &RawLine) -> bool {
+        let RawLine::Bytes(bytes) = line else { return false };
+        match parse_line(bytes) {
+            Line::Ignored => true,
+            Line::Request { command: Ok(command), .. } => {
+                matches!(command, Command::IsReady | Command::Stop | Command::Quit) || changes_game(&command)
+            }
+            Line::Request { command: Err(_), .. } => false,
+        }
+    }
+
     /// Executes one command. A command that fails changes nothing.
     pub fn execute(&mut self, id: Option<Id>, command: Command) -> Outcome {
         if self.busy && changes_game(&command) {
