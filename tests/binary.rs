@@ -277,3 +277,21 @@ fn end_of_input_lets_a_limited_go_finish() {
     assert!(best[0].starts_with("=8 bestmove "), "{best:?}");
     assert_eq!(engine.wait_exit(PATIENCE), 0);
 }
+
+#[test]
+fn commands_that_only_read_wait_for_the_go_and_keep_their_order() {
+    let mut engine = Engine::spawn(&[]);
+    ready_to_move(&mut engine);
+    engine.send(b"1 go infinite\n2 legal count\n3 score\n4 isready\n");
+    assert_eq!(engine.response_skipping_info(PATIENCE), vec!["=4 readyok", ""]);
+    engine.send(b"5 stop\n");
+    assert_eq!(engine.response_skipping_info(PATIENCE), vec!["=5", ""]);
+    let best = engine.response_skipping_info(PATIENCE);
+    assert!(best[0].starts_with("=1 bestmove "), "the go answers first: {best:?}");
+    let count = engine.response_skipping_info(PATIENCE);
+    assert!(count[0].starts_with("=2 "), "then legal count: {count:?}");
+    let score = engine.response_skipping_info(PATIENCE);
+    assert!(score[0].starts_with("=3 player 1 total -6 hand 1,2,3"), "then score: {score:?}");
+    engine.close_input();
+    assert_eq!(engine.wait_exit(PATIENCE), 0);
+}
