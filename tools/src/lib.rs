@@ -1,1 +1,2 @@
 //! Tools around the zatre engine.
+pub mod referee;
