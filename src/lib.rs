@@ -1,4 +1,5 @@
 //! zatre: the rules, the search and the text protocol of the number-tile game Zatre.
 
+pub mod protocol;
 pub mod rules;
 pub mod search;

@@ -1,1 +1,213 @@
-fn main() {}
+//! The zatre daemon: clap arguments, logging to stderr, and the stdin/stdout loop around the
+//! engine state machine. Nothing else lives here.
+
+use std::io::{self, IsTerminal, Write};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use log::{debug, error};
+use zatre::protocol::{read_line, Engine, Job, Outcome, RawLine, Response};
+
+/// An engine for the number-tile game Zatre. It reads one command a line on stdin and answers on
+/// stdout; type `help` for the commands. The protocol is specified in protocol/PROTOCOL.md.
+#[derive(Parser, Debug)]
+#[command(version, about)]
+struct Args {
+    /// Set an engine option before reading input, as `setoption` does (repeatable).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    options: Vec<String>,
+}
+
+/// How long `quit` waits for a stopped search to report its move.
+const QUIT_GRACE: Duration = Duration::from_secs(1);
+
+/// What the loop waits for: input lines from the reader thread, progress and results from the
+/// search thread.
+enum Event {
+    Line(RawLine),
+    EndOfInput,
+    Info(String),
+    Done(Response),
+}
+
+/// The running job: its stop flag and whether it runs until `stop`.
+struct Running {
+    stop: Arc<AtomicBool>,
+    infinite: bool,
+}
+
+/// Why the loop ends.
+enum Exit {
+    /// `quit`, end of input or a closed stdout: status 0.
+    Clean,
+    /// stdout failed otherwise.
+    Failed(io::Error),
+}
+
+impl From<io::Error> for Exit {
+    fn from(e: io::Error) -> Exit {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            Exit::Clean
+        } else {
+            Exit::Failed(e)
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("error"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let mut engine = Engine::new();
+    for option in &args.options {
+        let Some((name, value)) = option.split_once('=') else {
+            eprintln!("zatre: --option takes NAME=VALUE, not '{option}'");
+            return ExitCode::from(2);
+        };
+        if let Err(e) = engine.set_option(name.trim(), value.trim()) {
+            eprintln!("zatre: --option {option}: {}", e.message);
+            return ExitCode::from(2);
+        }
+    }
+    if io::stdin().is_terminal() {
+        eprintln!("zatre {}: type help for the commands, quit to exit", env!("CARGO_PKG_VERSION"));
+    }
+    match serve(engine) {
+        Exit::Clean => ExitCode::SUCCESS,
+        Exit::Failed(e) => {
+            error!("writing to stdout failed: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Reads stdin line by line on its own thread and sends the lines to the loop.
+fn spawn_reader(events: Sender<Event>) {
+    thread::spawn(move || {
+        let stdin = io::stdin();
+        let mut input = stdin.lock();
+        loop {
+            match read_line(&mut input) {
+                Ok(Some(line)) => {
+                    if events.send(Event::Line(line)).is_err() {
+                        return;
+                    }
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    error!("reading stdin failed: {e}");
+                    break;
+                }
+            }
+        }
+        let _ = events.send(Event::EndOfInput);
+    });
+}
+
+/// Runs a job on a search thread with a fresh stop flag.
+fn spawn_job(job: Job, events: Sender<Event>) -> Running {
+    let stop = Arc::new(AtomicBool::new(false));
+    let running = Running { stop: Arc::clone(&stop), infinite: job.is_infinite() };
+    thread::spawn(move || {
+        let info_events = events.clone();
+        let response = job.run(&stop, &mut |line| {
+            let _ = info_events.send(Event::Info(line));
+        });
+        let _ = events.send(Event::Done(response));
+    });
+    running
+}
+
+fn write_response(out: &mut impl Write, response: &Response) -> io::Result<()> {
+    write!(out, "{response}")?;
+    out.flush()
+}
+
+/// The loop that owns the engine: one event at a time, every response flushed.
+fn serve(mut engine: Engine) -> Exit {
+    let (sender, events) = mpsc::channel();
+    spawn_reader(sender.clone());
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let mut running: Option<Running> = None;
+    let mut input_ended = false;
+    loop {
+        let Ok(event) = events.recv() else {
+            return Exit::Clean;
+        };
+        let step = match event {
+            Event::Line(line) => match engine.handle_line(&line) {
+                None => Ok(()),
+                Some(Outcome::Reply(response)) => write_response(&mut out, &response),
+                Some(Outcome::Stop(response)) => {
+                    if let Some(job) = &running {
+                        job.stop.store(true, Ordering::Relaxed);
+                    }
+                    write_response(&mut out, &response)
+                }
+                Some(Outcome::Start(job)) => {
+                    running = Some(spawn_job(job, sender.clone()));
+                    Ok(())
+                }
+                Some(Outcome::Quit(response)) => {
+                    if let Some(job) = running.take() {
+                        job.stop.store(true, Ordering::Relaxed);
+                        if let Err(e) = finish_job(&events, &mut out) {
+                            return e.into();
+                        }
+                    }
+                    let _ = write_response(&mut out, &response);
+                    return Exit::Clean;
+                }
+            },
+            Event::EndOfInput => {
+                debug!("end of input");
+                input_ended = true;
+                match &running {
+                    None => return Exit::Clean,
+                    Some(job) if job.infinite => {
+                        job.stop.store(true, Ordering::Relaxed);
+                        Ok(())
+                    }
+                    Some(_) => Ok(()),
+                }
+            }
+            Event::Info(line) => writeln!(out, "{line}").and_then(|()| out.flush()),
+            Event::Done(response) => {
+                running = None;
+                engine.job_finished();
+                let written = write_response(&mut out, &response);
+                if input_ended && written.is_ok() {
+                    return Exit::Clean;
+                }
+                written
+            }
+        };
+        if let Err(e) = step {
+            return e.into();
+        }
+    }
+}
+
+/// Waits (a bounded time) for a stopped job's info lines and response and writes them.
+fn finish_job(events: &Receiver<Event>, out: &mut impl Write) -> io::Result<()> {
+    let deadline = Instant::now() + QUIT_GRACE;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match events.recv_timeout(left) {
+            Ok(Event::Info(line)) => {
+                writeln!(out, "{line}")?;
+                out.flush()?;
+            }
+            Ok(Event::Done(response)) => return write_response(out, &response),
+            Ok(Event::Line(_) | Event::EndOfInput) => {}
+            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => return Ok(()),
+        }
+    }
+}

@@ -1,0 +1,502 @@
+//! The engine state machine: owns the game, executes one command at a time and returns the
+//! response as a value. It touches no stream; a `go` comes back as a [`Job`] for the caller to run
+//! on a search thread.
+
+use std::fmt::Display;
+
+use log::warn;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::rules::{
+    DrawError, Game, Move, MoveError, NotationError, Phase, Position, Rules, SetupError, Variant,
+};
+
+use super::board_picture::picture;
+use super::command::{Command, Id, NewGameArgs, PositionArgs, RawMove, Token};
+use super::input::RawLine;
+use super::job::Job;
+use super::options::EngineOptions;
+use super::parse::{parse_line, Line, ParseError};
+use super::response::{ErrorCode, Failure, Response};
+
+/// The version of the protocol this engine speaks.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// What the caller must do after a command.
+#[derive(Debug)]
+pub enum Outcome {
+    /// Write the response.
+    Reply(Response),
+    /// Write the response, then exit with status 0 (a running job is stopped and answered first).
+    Quit(Response),
+    /// Set the stop flag of the running job, if any, and write the response at once.
+    Stop(Response),
+    /// Run the job (on a search thread); its result is the response. Until the caller reports it
+    /// finished with [`Engine::job_finished`], commands that would change the game are `busy`.
+    Start(Job),
+}
+
+/// The engine: the game, the generator for random draws, the engine options.
+pub struct Engine {
+    game: Game,
+    rng: ChaCha8Rng,
+    /// The generator before each draw or move still in the game's history, for `undo`.
+    rng_history: Vec<ChaCha8Rng>,
+    options: EngineOptions,
+    busy: bool,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new()
+    }
+}
+
+/// A failure with `code` and the message of `e`.
+fn fail(code: ErrorCode, e: impl Display) -> Failure {
+    Failure::new(code, e.to_string())
+}
+
+fn draw_failure(e: DrawError) -> Failure {
+    let code = match e {
+        DrawError::GameOver => ErrorCode::GameOver,
+        DrawError::Value { .. } => ErrorCode::InvalidArgument,
+        _ => ErrorCode::IllegalDraw,
+    };
+    fail(code, e)
+}
+
+fn move_failure(e: MoveError) -> Failure {
+    let code = match e {
+        MoveError::GameOver => ErrorCode::GameOver,
+        _ => ErrorCode::IllegalMove,
+    };
+    fail(code, e)
+}
+
+fn notation_failure(e: NotationError) -> Failure {
+    fail(ErrorCode::InvalidArgument, e)
+}
+
+/// A generator seeded from the operating system, for games started without `seed`.
+fn entropy_rng() -> ChaCha8Rng {
+    ChaCha8Rng::from_os_rng()
+}
+
+/// The rules of `newgame` arguments, and the generator its `seed` asks for.
+fn rules_of(args: &NewGameArgs) -> Result<Rules, Failure> {
+    let variant = match args.variant.as_deref() {
+        None => Variant::Classic,
+        Some(name) => Variant::parse(name).ok_or_else(|| {
+            Failure::new(
+                ErrorCode::InvalidArgument,
+                format!("unknown variant '{name}': classic, dice or kids"),
+            )
+        })?,
+    };
+    let options = args.rules.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+    Rules::with_options(variant, args.players.unwrap_or(2), options)
+        .map_err(|e| fail(ErrorCode::InvalidArgument, e))
+}
+
+/// Reads a raw move against the board of `position`.
+fn move_of(position: &Position, raw: &RawMove) -> Result<Move, Failure> {
+    Move::parse(position.board().geometry(), &raw.to_string()).map_err(notation_failure)
+}
+
+/// A hand as the `draw` payload: values joined by single spaces, `-` when empty.
+fn hand_payload(position: &Position) -> String {
+    let values: Vec<String> = position.hand_to_move().values().map(|v| v.to_string()).collect();
+    if values.is_empty() {
+        "-".to_owned()
+    } else {
+        values.join(" ")
+    }
+}
+
+/// The help text: one line per command with its syntax and purpose.
+const HELP: &[&str] = &[
+    "protocol_version                       the protocol version: 1",
+    "name                                   the engine's name",
+    "version                                the engine's version",
+    "list_commands                          every command, one a line",
+    "known_command <word>                   true if <word> is a command",
+    "help                                   this text",
+    "isready                                readyok, at once, also while a go runs",
+    "quit                                   exit",
+    "options                                the engine options, UCI style",
+    "setoption name <Name> value <v>        set an engine option",
+    "newgame [variant <v>] [players <n>] [seed <u64>] [<rule>=<value>]...   start a game",
+    "draw [<value> ...]                     draw the given values, or at random; the hand",
+    "place <move>                           play a move (5@h8,3@h9 or pass); its points and crosses",
+    "undo                                   take back the last draw or move",
+    "legal [count]                          the legal moves for the hand, or their number",
+    "score [<move>]                         the sheets and totals, or what a move would score",
+    "show                                   a picture of the board, the hands and the sheets",
+    "position [<line> | startpos [newgame args] [moves <tokens>]]   print or set the position",
+    "go [movetime <ms>] [nodes <n>] [depth <d>] [infinite]   search; info lines, then bestmove",
+    "stop                                   end a running go early",
+    "perft <depth>                          count the leaves of the game tree",
+    "bench                                  a fixed search: nodes and nodes per second",
+];
+
+impl Engine {
+    /// An engine with the default game (classic, 2 players, DE rules), its draws seeded from the
+    /// operating system.
+    pub fn new() -> Engine {
+        Engine::with_rng(entropy_rng())
+    }
+
+    /// An engine whose random draws before the first `newgame seed` come from `seed`.
+    pub fn with_seed(seed: u64) -> Engine {
+        Engine::with_rng(ChaCha8Rng::seed_from_u64(seed))
+    }
+
+    fn with_rng(rng: ChaCha8Rng) -> Engine {
+        // `Rules::new` fails only for a player count outside 1..=6; 2 is inside.
+        #[allow(clippy::expect_used)]
+        let rules = Rules::new(Variant::Classic, 2).expect("2 players are within 1..=6");
+        Engine {
+            game: Game::new(rules),
+            rng,
+            rng_history: Vec::new(),
+            options: EngineOptions::default(),
+            busy: false,
+        }
+    }
+
+    /// The engine options.
+    pub fn options(&self) -> &EngineOptions {
+        &self.options
+    }
+
+    /// Sets an engine option, as `setoption` does.
+    ///
+    /// # Errors
+    /// An unknown option or a bad value; nothing changes then.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), Failure> {
+        self.options.set(name, value).map_err(|e| fail(ErrorCode::InvalidArgument, e))
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        self.game.position()
+    }
+
+    /// Whether a job started by this engine is still running.
+    pub fn is_busy(&self) -> bool {
+        self.busy
+    }
+
+    /// The caller reports that the job it was given has finished.
+    pub fn job_finished(&mut self) {
+        self.busy = false;
+    }
+
+    /// Frames, parses and executes one input line; `None` for a line that is answered with
+    /// nothing (empty or a comment).
+    pub fn handle_line(&mut self, line: &RawLine) -> Option<Outcome> {
+        let framed = match line {
+            RawLine::Bytes(bytes) => parse_line(bytes),
+            RawLine::TooLong => Line::Request { id: None, command: Err(ParseError::TooLong) },
+        };
+        match framed {
+            Line::Ignored => None,
+            Line::Request { id, command: Ok(command) } => Some(self.execute(id, command)),
+            Line::Request { id, command: Err(e) } => {
+                warn!("{e}");
+                Some(Outcome::Reply(Response::failure(id, e.into())))
+            }
+        }
+    }
+
+    /// Executes one command. A command that fails changes nothing.
+    pub fn execute(&mut self, id: Option<Id>, command: Command) -> Outcome {
+        if self.busy && changes_game(&command) {
+            let failure = Failure::new(
+                ErrorCode::Busy,
+                format!("{} is not allowed while a search runs: stop it first", command.word()),
+            );
+            warn!("{}", failure.message);
+            return Outcome::Reply(Response::failure(id, failure));
+        }
+        let result = match command {
+            Command::Quit => return Outcome::Quit(Response::success(id, "")),
+            Command::Stop => return Outcome::Stop(Response::success(id, "")),
+            Command::Go(args) => match self.go_job(id.clone(), args) {
+                Ok(job) => {
+                    self.busy = true;
+                    return Outcome::Start(job);
+                }
+                Err(failure) => Err(failure),
+            },
+            Command::Perft(depth) => {
+                self.busy = true;
+                return Outcome::Start(Job::perft(id, self.game.position().clone(), depth));
+            }
+            Command::Bench => {
+                self.busy = true;
+                return Outcome::Start(Job::bench(id));
+            }
+            command => self.run(command),
+        };
+        if let Err(failure) = &result {
+            warn!("{failure}");
+        }
+        Outcome::Reply(Response { id, result })
+    }
+
+    /// Builds the job of a `go`.
+    fn go_job(&self, id: Option<Id>, args: super::command::GoArgs) -> Result<Job, Failure> {
+        let position = self.game.position();
+        match position.phase() {
+            Phase::Over => Err(Failure::new(ErrorCode::GameOver, "the game is over")),
+            Phase::Draw => Err(fail(ErrorCode::IllegalMove, MoveError::DrawDue)),
+            Phase::Place => Ok(Job::go(id, position.clone(), args, self.options)),
+        }
+    }
+
+    /// Executes a command that is answered at once.
+    fn run(&mut self, command: Command) -> Result<String, Failure> {
+        match command {
+            Command::ProtocolVersion => Ok(PROTOCOL_VERSION.to_string()),
+            Command::Name => Ok(env!("CARGO_PKG_NAME").to_owned()),
+            Command::Version => Ok(env!("CARGO_PKG_VERSION").to_owned()),
+            Command::ListCommands => Ok(Command::WORDS.join("\n")),
+            Command::KnownCommand(word) => Ok(Command::WORDS.contains(&word.as_str()).to_string()),
+            Command::Help => Ok(HELP.join("\n")),
+            Command::IsReady => Ok("readyok".to_owned()),
+            Command::Options => Ok(EngineOptions::describe().join("\n")),
+            Command::SetOption { name, value } => {
+                self.set_option(&name, &value)?;
+                Ok(String::new())
+            }
+            Command::NewGame(args) => {
+                let rules = rules_of(&args)?;
+                self.start(Game::new(rules), args.seed);
+                Ok(String::new())
+            }
+            Command::Draw(values) => self.draw(&values),
+            Command::Place(raw) => {
+                let mv = move_of(self.game.position(), &raw)?;
+                let rng = self.rng.clone();
+                let score = self.game.play(&mv).map_err(move_failure)?;
+                self.rng_history.push(rng);
+                let rules = self.game.position().rules();
+                Ok(format!("points {} crosses {}", score.points(rules), score.reported_crosses(rules)))
+            }
+            Command::Undo => {
+                self.game.undo().map_err(|e| fail(ErrorCode::CannotUndo, e))?;
+                if let Some(rng) = self.rng_history.pop() {
+                    self.rng = rng;
+                }
+                Ok(String::new())
+            }
+            Command::Legal => {
+                let moves = self.legal_moves()?;
+                Ok(moves.iter().map(Move::to_string).collect::<Vec<_>>().join("\n"))
+            }
+            Command::LegalCount => {
+                self.move_due()?;
+                Ok(self.game.position().movegen().legal_count().to_string())
+            }
+            Command::Score(None) => {
+                let position = self.game.position();
+                let mut lines: Vec<String> = position.standings().iter().map(ToString::to_string).collect();
+                if position.is_over() {
+                    lines.push("gameover".to_owned());
+                }
+                Ok(lines.join("\n"))
+            }
+            Command::Score(Some(raw)) => {
+                let position = self.game.position();
+                let mv = move_of(position, &raw)?;
+                let score = position.score_move(&mv).map_err(move_failure)?;
+                let rules = position.rules();
+                Ok(format!("points {} crosses {}", score.points(rules), score.reported_crosses(rules)))
+            }
+            Command::Show => Ok(picture(self.game.position())),
+            Command::Position(PositionArgs::Print) => Ok(self.game.position().to_line()),
+            Command::Position(PositionArgs::Line(fields)) => {
+                let line: Vec<String> = fields.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                let position = Position::from_line(&line.join(" "))
+                    .map_err(|e: SetupError| fail(ErrorCode::InvalidPosition, e))?;
+                self.start(Game::from_position(position), None);
+                Ok(String::new())
+            }
+            Command::Position(PositionArgs::StartPos { newgame, tokens }) => {
+                let rules = rules_of(&newgame)?;
+                let game = replay(Game::new(rules), &tokens)?;
+                self.start(game, newgame.seed);
+                Ok(String::new())
+            }
+            Command::Quit | Command::Stop | Command::Go(_) | Command::Bench | Command::Perft(_) => {
+                Err(Failure::new(ErrorCode::Internal, "command dispatched twice"))
+            }
+        }
+    }
+
+    /// Replaces the game, forgetting the history; reseeds the draws when `seed` is given.
+    fn start(&mut self, game: Game, seed: Option<u64>) {
+        self.game = game;
+        self.rng_history.clear();
+        if let Some(seed) = seed {
+            self.rng = ChaCha8Rng::seed_from_u64(seed);
+        }
+    }
+
+    fn draw(&mut self, values: &[u8]) -> Result<String, Failure> {
+        let rng = self.rng.clone();
+        if values.is_empty() {
+            self.game.draw_random(&mut self.rng).map_err(|e| {
+                // A failed draw changes nothing, the generator included.
+                draw_failure(e)
+            })?;
+        } else {
+            self.game.draw(values).map_err(draw_failure)?;
+        }
+        self.rng_history.push(rng);
+        Ok(hand_payload(self.game.position()))
+    }
+
+    /// Fails unless a move is due now.
+    fn move_due(&self) -> Result<(), Failure> {
+        match self.game.position().phase() {
+            Phase::Place => Ok(()),
+            Phase::Draw => Err(fail(ErrorCode::IllegalMove, MoveError::DrawDue)),
+            Phase::Over => Err(fail(ErrorCode::GameOver, MoveError::GameOver)),
+        }
+    }
+
+    fn legal_moves(&self) -> Result<Vec<Move>, Failure> {
+        self.move_due()?;
+        Ok(self.game.position().movegen().legal_moves())
+    }
+}
+
+/// Replays draw and move tokens on `game`.
+fn replay(mut game: Game, tokens: &[Token]) -> Result<Game, Failure> {
+    for (k, token) in tokens.iter().enumerate() {
+        let why = match token {
+            Token::Draw(values) => game.draw(values).err().map(|e| e.to_string()),
+            Token::Move(raw) => match Move::parse(game.position().board().geometry(), &raw.to_string()) {
+                Ok(mv) => game.play(&mv).err().map(|e| e.to_string()),
+                Err(e) => Some(e.to_string()),
+            },
+        };
+        if let Some(why) = why {
+            let shown = match token {
+                Token::Draw(values) => {
+                    format!("+{}", values.iter().map(|v| v.to_string()).collect::<String>())
+                }
+                Token::Move(raw) => raw.to_string(),
+            };
+            return Err(Failure::new(
+                ErrorCode::InvalidPosition,
+                format!("token {} '{shown}': {why}", k + 1),
+            ));
+        }
+    }
+    Ok(game)
+}
+
+/// Whether a command would change the game (or start work) and so is `busy` while a job runs.
+pub fn changes_game(command: &Command) -> bool {
+    match command {
+        Command::NewGame(_)
+        | Command::Draw(_)
+        | Command::Place(_)
+        | Command::Undo
+        | Command::SetOption { .. }
+        | Command::Go(_)
+        | Command::Perft(_)
+        | Command::Bench => true,
+        Command::Position(args) => !matches!(args, PositionArgs::Print),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn reply(engine: &mut Engine, line: &str) -> String {
+        match engine.handle_line(&RawLine::Bytes(line.as_bytes().to_vec())) {
+            Some(Outcome::Reply(r) | Outcome::Stop(r) | Outcome::Quit(r)) => r.to_string(),
+            Some(Outcome::Start(_)) => {
+                engine.job_finished();
+                "(job)".to_owned()
+            }
+            None => String::new(),
+        }
+    }
+
+    #[test]
+    fn a_failed_command_changes_nothing() {
+        let mut engine = Engine::with_seed(1);
+        reply(&mut engine, "newgame seed 3");
+        reply(&mut engine, "draw");
+        let before = engine.position().clone();
+        for bad in [
+            "place 1@a1",
+            "place pass",
+            "draw 1 2",
+            "newgame players 9",
+            "position x=y",
+            "position startpos moves +1",
+            "setoption name Threads value 0",
+            "undo x",
+        ] {
+            let r = reply(&mut engine, bad);
+            assert!(r.starts_with('?'), "{bad}: {r}");
+            assert_eq!(engine.position(), &before, "{bad}");
+        }
+        // The generator is restored by undo: the same random draw again.
+        reply(&mut engine, "newgame seed 3");
+        let first = reply(&mut engine, "draw");
+        reply(&mut engine, "undo");
+        assert_eq!(reply(&mut engine, "draw"), first);
+    }
+
+    #[test]
+    fn busy_refuses_only_commands_that_change_the_game() {
+        let mut engine = Engine::with_seed(1);
+        reply(&mut engine, "draw 1 2 3");
+        let Some(Outcome::Start(_job)) = engine.handle_line(&RawLine::Bytes(b"go infinite".to_vec())) else {
+            panic!("go starts a job");
+        };
+        assert!(reply(&mut engine, "1 place 1@h8,2@h9,3@h10").starts_with("?1 busy "));
+        assert!(reply(&mut engine, "2 legal count").starts_with("=2 60"));
+        assert!(reply(&mut engine, "3 isready").starts_with("=3 readyok"));
+        engine.job_finished();
+        assert!(reply(&mut engine, "4 place 1@h8,2@h9,3@h10").starts_with("=4 points"));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+        #[test]
+        fn the_engine_never_panics(lines in proptest::collection::vec(
+            prop_oneof![
+                "[a-z_]{1,12}( [ -~]{0,30})?",
+                proptest::sample::select(vec![
+                    "draw", "legal", "undo", "score", "show", "position", "newgame variant dice",
+                    "newgame variant kids", "newgame players 1 rounds=1", "place pass",
+                ]).prop_map(str::to_owned),
+                (0u8..10, 0u8..16, 0u16..17).prop_map(|(v, c, r)| {
+                    format!("place {v}@{}{r}", char::from(b'a' + c))
+                }),
+            ],
+            1..40,
+        )) {
+            let mut engine = Engine::with_seed(9);
+            for line in lines {
+                if line.starts_with("perft") || line.starts_with("bench") || line.starts_with("go") {
+                    continue;
+                }
+                let _ = reply(&mut engine, &line);
+            }
+        }
+    }
+}

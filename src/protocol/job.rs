@@ -1,0 +1,193 @@
+//! The long-running commands, `go` and `bench`: a job owns a copy of the position and runs on a
+//! search thread, reporting `info` lines through a callback and checking a stop flag.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use std::ops::ControlFlow;
+
+use crate::rules::{Phase, Position, Rules, Variant};
+use crate::search::{self, Info, Limits, SearchOptions};
+
+use super::command::{GoArgs, Id};
+use super::options::EngineOptions;
+use super::response::{ErrorCode, Failure, Response};
+
+/// A `go` or `bench` to run off the engine loop.
+#[derive(Debug)]
+pub struct Job {
+    id: Option<Id>,
+    kind: JobKind,
+}
+
+#[derive(Debug)]
+enum JobKind {
+    Go { position: Box<Position>, args: GoArgs, options: EngineOptions },
+    Bench,
+    Perft { position: Box<Position>, depth: u32 },
+}
+
+impl Job {
+    /// A `go` on a copy of the position.
+    pub fn go(id: Option<Id>, position: Position, args: GoArgs, options: EngineOptions) -> Job {
+        Job { id, kind: JobKind::Go { position: Box::new(position), args, options } }
+    }
+
+    /// A `bench`.
+    pub fn bench(id: Option<Id>) -> Job {
+        Job { id, kind: JobKind::Bench }
+    }
+
+    /// A `perft` on a copy of the position.
+    pub fn perft(id: Option<Id>, position: Position, depth: u32) -> Job {
+        Job { id, kind: JobKind::Perft { position: Box::new(position), depth } }
+    }
+
+    /// The id of the command that started the job.
+    pub fn id(&self) -> Option<&Id> {
+        self.id.as_ref()
+    }
+
+    /// Whether the job runs until `stop` (`go infinite`).
+    pub fn is_infinite(&self) -> bool {
+        matches!(&self.kind, JobKind::Go { args, .. } if args.infinite)
+    }
+
+    /// Runs the job to its end or until `stop` is set; `info` receives each progress line
+    /// (without the newline). Returns the response of the command that started it.
+    pub fn run(self, stop: &AtomicBool, info: &mut dyn FnMut(String)) -> Response {
+        let result = match self.kind {
+            JobKind::Go { position, args, options } => go(&position, args, options, stop, info),
+            JobKind::Bench => bench(stop),
+            JobKind::Perft { position, depth } => {
+                let count = perft(&position, depth, stop);
+                if stop.load(Ordering::Relaxed) {
+                    Ok(format!("{count} stopped"))
+                } else {
+                    Ok(count.to_string())
+                }
+            }
+        };
+        Response { id: self.id, result }
+    }
+}
+
+fn go(
+    position: &Position,
+    args: GoArgs,
+    options: EngineOptions,
+    stop: &AtomicBool,
+    info: &mut dyn FnMut(String),
+) -> Result<String, Failure> {
+    let limits = Limits {
+        movetime: args.movetime.map(Duration::from_millis),
+        nodes: args.nodes,
+        depth: args.depth,
+        infinite: args.infinite,
+    };
+    let outcome =
+        search::run(position, &limits, &options.search_options(), stop, &mut |i: &Info| info(info_line(i)));
+    let Some(outcome) = outcome else {
+        return Err(Failure::new(ErrorCode::Internal, "the search found no move to make"));
+    };
+    // `infinite` promises no bestmove before `stop`, even when the search ends sooner.
+    if args.infinite {
+        while !stop.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+    Ok(format!("bestmove {} score {:.2} nodes {}", outcome.best, outcome.score, outcome.nodes))
+}
+
+/// `info depth <d> multipv <k> score <s> nodes <n> nps <n> time <ms> pv <moves>`.
+fn info_line(i: &Info) -> String {
+    let pv: Vec<String> = i.pv.iter().map(ToString::to_string).collect();
+    format!(
+        "info depth {} multipv {} score {:.2} nodes {} nps {} time {} pv {}",
+        i.depth,
+        i.multipv,
+        i.score,
+        i.nodes,
+        i.nps,
+        i.time_ms,
+        pv.join(" ")
+    )
+}
+
+/// The games `bench` plays: seeds of the draws.
+const BENCH_SEEDS: [u64; 4] = [1, 2, 3, 4];
+/// Turns `bench` plays in each game.
+const BENCH_TURNS: u32 = 6;
+/// The node limit of each search of `bench`.
+const BENCH_NODES: u64 = 2_000;
+
+/// A fixed search: classic games with seeded draws, each move found by the search strategy under
+/// a node limit, one thread, seed 0. The node total is a signature of search behaviour.
+fn bench(stop: &AtomicBool) -> Result<String, Failure> {
+    let started = Instant::now();
+    let options = SearchOptions::default();
+    let limits = Limits { nodes: Some(BENCH_NODES), ..Limits::default() };
+    let mut nodes = 0u64;
+    for seed in BENCH_SEEDS {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let rules =
+            Rules::new(Variant::Classic, 2).map_err(|e| Failure::new(ErrorCode::Internal, e.to_string()))?;
+        let mut position = Position::new(rules);
+        for _ in 0..BENCH_TURNS {
+            if stop.load(Ordering::Relaxed) || position.is_over() {
+                break;
+            }
+            if position.phase() == Phase::Draw {
+                position
+                    .draw_random(&mut rng)
+                    .map_err(|e| Failure::new(ErrorCode::Internal, e.to_string()))?;
+            }
+            let never = AtomicBool::new(false);
+            let Some(outcome) = search::run(&position, &limits, &options, &never, &mut |_| {}) else {
+                break;
+            };
+            nodes += outcome.nodes;
+            position.play(&outcome.best).map_err(|e| Failure::new(ErrorCode::Internal, e.to_string()))?;
+        }
+    }
+    let micros = started.elapsed().as_micros().max(1);
+    let nps = u128::from(nodes) * 1_000_000 / micros;
+    Ok(format!("nodes {nodes} nps {nps}"))
+}
+
+/// The perft count of the rules (see PROTOCOL.md), checking `stop` at every inner node: when it
+/// is set the count so far is returned.
+fn perft(position: &Position, depth: u32, stop: &AtomicBool) -> u64 {
+    if depth <= 1 || stop.load(Ordering::Relaxed) {
+        return if stop.load(Ordering::Relaxed) { 0 } else { crate::rules::perft(position, depth) };
+    }
+    match position.phase() {
+        Phase::Over => 0,
+        Phase::Draw => position
+            .possible_draws()
+            .into_iter()
+            .map(|(draw, _)| {
+                let mut next = position.clone();
+                let values: Vec<u8> = draw.values().collect();
+                // `possible_draws` lists only draws the rules allow; a refused one counts nothing.
+                next.draw(&values).map_or(0, |_| perft(&next, depth, stop))
+            })
+            .sum(),
+        Phase::Place => {
+            let mut total = 0;
+            let _ = position.movegen().for_each_legal(&mut |placements| {
+                if stop.load(Ordering::Relaxed) {
+                    return ControlFlow::Break(());
+                }
+                let mut next = position.clone();
+                next.play_unchecked(placements);
+                total += perft(&next, depth - 1, stop);
+                ControlFlow::Continue(())
+            });
+            total
+        }
+    }
+}

@@ -1,0 +1,268 @@
+//! Spawns the real `zatre` binary: answers during an infinite go, end of input, huge and
+//! non-UTF-8 lines, quit, a closed stdout, and the command-line flags.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// How long a prompt answer may take.
+const PROMPT: Duration = Duration::from_millis(100);
+/// How long anything may take before the test gives up.
+const PATIENCE: Duration = Duration::from_secs(10);
+
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn spawn(args: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_zatre"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the binary starts");
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (send, lines) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine { child, stdin, lines }
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("write to the engine");
+        stdin.flush().expect("flush to the engine");
+    }
+
+    fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// The next output line, within `within`.
+    fn line(&self, within: Duration) -> String {
+        self.lines.recv_timeout(within).unwrap_or_else(|e| panic!("no output line within {within:?}: {e}"))
+    }
+
+    /// Lines up to and including the empty line that ends a response.
+    fn response(&self, within: Duration) -> Vec<String> {
+        let deadline = Instant::now() + within;
+        let mut out = Vec::new();
+        loop {
+            let line = self.line(deadline.saturating_duration_since(Instant::now()));
+            let end = line.is_empty();
+            out.push(line);
+            if end {
+                return out;
+            }
+        }
+    }
+
+    /// The next response that is not `info` lines.
+    fn response_skipping_info(&self, within: Duration) -> Vec<String> {
+        let deadline = Instant::now() + within;
+        loop {
+            let line = self.line(deadline.saturating_duration_since(Instant::now()));
+            if line.starts_with("info ") {
+                continue;
+            }
+            let mut out = vec![line];
+            if out[0].is_empty() {
+                return out;
+            }
+            out.extend(self.response(deadline.saturating_duration_since(Instant::now())));
+            return out;
+        }
+    }
+
+    fn wait_exit(&mut self, within: Duration) -> i32 {
+        let deadline = Instant::now() + within;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status.code().expect("an exit code, not a signal");
+            }
+            assert!(Instant::now() < deadline, "the engine did not exit within {within:?}");
+            thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Sets up a classic game with a hand, so a `go` has a move to find.
+fn ready_to_move(engine: &mut Engine) {
+    engine.send(b"newgame seed 7\ndraw 1 2 3\n");
+    assert_eq!(engine.response(PATIENCE), vec!["=", ""]);
+    assert_eq!(engine.response(PATIENCE), vec!["= 1 2 3", ""]);
+}
+
+#[test]
+fn isready_and_stop_answer_at_once_during_an_infinite_go() {
+    let mut engine = Engine::spawn(&[]);
+    ready_to_move(&mut engine);
+    engine.send(b"1 go infinite\n");
+    thread::sleep(Duration::from_millis(50));
+    for k in 0..3 {
+        let sent = Instant::now();
+        engine.send(format!("{} isready\n", 10 + k).as_bytes());
+        let reply = engine.response_skipping_info(PATIENCE);
+        assert!(sent.elapsed() < PROMPT, "isready took {:?}", sent.elapsed());
+        assert_eq!(reply, vec![format!("={} readyok", 10 + k), String::new()]);
+    }
+    engine.send(b"2 place pass\n");
+    let busy = engine.response_skipping_info(PATIENCE);
+    assert!(busy[0].starts_with("?2 busy "), "{busy:?}");
+    let sent = Instant::now();
+    engine.send(b"3 stop\n");
+    assert_eq!(engine.response_skipping_info(PATIENCE), vec!["=3", ""]);
+    let best = engine.response_skipping_info(PATIENCE);
+    assert!(sent.elapsed() < PROMPT, "stop took {:?} to end the go", sent.elapsed());
+    assert!(best[0].starts_with("=1 bestmove "), "{best:?}");
+    engine.send(b"4 stop\n");
+    assert_eq!(engine.response(PATIENCE), vec!["=4", ""]);
+    engine.close_input();
+    assert_eq!(engine.wait_exit(PATIENCE), 0);
+}
+
+#[test]
+fn end_of_input_during_an_infinite_go_gives_the_move_then_exits() {
+    let mut engine = Engine::spawn(&[]);
+    ready_to_move(&mut engine);
+    engine.send(b"5 go infinite\n");
+    engine.close_input();
+    let best = engine.response_skipping_info(PATIENCE);
+    assert!(best[0].starts_with("=5 bestmove "), "{best:?}");
+    assert_eq!(engine.wait_exit(PATIENCE), 0);
+}
+
+#[test]
+fn quit_during_a_go_exits_promptly() {
+    let mut engine = Engine::spawn(&[]);
+    ready_to_move(&mut engine);
+    engine.send(b"6 go infinite\n");
+    thread::sleep(Duration::from_millis(20));
+    let sent = Instant::now();
+    engine.send(b"7 quit\n");
+    let best = engine.response_skipping_info(PATIENCE);
+    assert!(best[0].starts_with("=6 bestmove "), "{best:?}");
+    assert_eq!(engine.response(PATIENCE), vec!["=7", ""]);
+    assert_eq!(engine.wait_exit(PATIENCE), 0);
+    assert!(sent.elapsed() < Duration::from_secs(1), "quit took {:?}", sent.elapsed());
+}
+
+#[test]
+fn end_of_input_exits_with_status_zero() {
+    let mut engine = Engine::spawn(&[]);
+    engine.send(b"1 name\n2 protocol_version");
+    engine.close_input();
+    assert_eq!(engine.response(PATIENCE), vec!["=1 zatre", ""]);
+    assert_eq!(engine.response(PATIENCE), vec!["=2 1", ""], "a last line without newline");
+    assert_eq!(engine.wait_exit(PATIENCE), 0);
+}
+
+#[test]
+fn a_one_mebibyte_line_and_invalid_utf8_are_syntax_errors_and_the_engine_goes_on() {
+    let mut engine = Engine::spawn(&[]);
+    let mut huge = b"1 known_command ".to_vec();
+    huge.resize(1 << 20, b'x');
+    huge.push(b'\n');
+    engine.send(&huge);
+    let reply = engine.response(PATIENCE);
+    assert!(reply[0].starts_with("? syntax_error "), "{reply:?}");
+    engine.send(b"2 na\xffme\n");
+    let reply = engine.response(PATIENCE);
+    assert!(reply[0].starts_with("? syntax_error "), "{reply:?}");
+    engine.send(b"3 isready\n");
+    assert_eq!(engine.response(PATIENCE), vec!["=3 readyok", ""]);
+    engine.send(b"quit\n");
+    assert_eq!(engine.response(PATIENCE), vec!["=", ""]);
+    assert_eq!(engine.wait_exit(PATIENCE), 0);
+}
+
+#[test]
+fn a_closed_stdout_ends_the_engine_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zatre"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    for _ in 0..100 {
+        if stdin.write_all(b"help\n").is_err() {
+            break;
+        }
+    }
+    drop(stdin);
+    let output = child.wait_with_output().expect("wait");
+    assert_eq!(output.status.code(), Some(0));
+    assert!(output.stderr.is_empty(), "{}", String::from_utf8_lossy(&output.stderr));
+}
+
+#[test]
+fn flags_version_help_and_option() {
+    let run = |args: &[&str], input: &[u8]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_zatre"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        stdin.write_all(input).expect("write");
+        drop(stdin);
+        child.wait_with_output().expect("wait")
+    };
+    let version = run(&["--version"], b"");
+    assert_eq!(version.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&version.stdout).trim(),
+        format!("zatre {}", env!("CARGO_PKG_VERSION"))
+    );
+    let help = run(&["--help"], b"");
+    assert!(String::from_utf8_lossy(&help.stdout).contains("--option <NAME=VALUE>"));
+    let set = run(&["--option", "Strategy=greedy", "--option", "Threads=2"], b"options\n");
+    assert_eq!(set.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&set.stdout);
+    assert!(text.starts_with("= option name Threads"), "{text}");
+    let bad = run(&["--option", "Threads=0"], b"");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(bad.stdout.is_empty());
+    let malformed = run(&["--option", "Threads"], b"");
+    assert_eq!(malformed.status.code(), Some(2));
+}
+
+#[test]
+fn a_deep_perft_can_be_stopped_and_does_not_block_isready() {
+    let mut engine = Engine::spawn(&[]);
+    engine.send(b"1 perft 9\n");
+    thread::sleep(Duration::from_millis(20));
+    let sent = Instant::now();
+    engine.send(b"2 isready\n");
+    assert_eq!(engine.response(PATIENCE), vec!["=2 readyok", ""]);
+    assert!(sent.elapsed() < PROMPT, "isready took {:?}", sent.elapsed());
+    engine.send(b"3 stop\n");
+    assert_eq!(engine.response(PATIENCE), vec!["=3", ""]);
+    let counted = engine.response(PATIENCE);
+    assert!(counted[0].starts_with("=1 ") && counted[0].ends_with(" stopped"), "{counted:?}");
+    assert!(sent.elapsed() < Duration::from_secs(1), "stop took {:?}", sent.elapsed());
+}

@@ -1,0 +1,44 @@
+//! Helpers shared by the rules tests: positions from short descriptions.
+
+#![allow(dead_code)]
+
+use zatre::rules::{Move, Position, Tiles};
+
+/// A classic position with the player to move in `phase=place`: the bag is what the board and
+/// the hands leave of the 121 tiles. `options` are extra `key=value` fields.
+pub fn classic(board: &str, hands: &[&str], options: &str) -> Position {
+    let mut bag = Tiles::classic_bag();
+    for item in board.split(',').filter(|s| !s.is_empty() && *s != "-") {
+        let v = item.as_bytes()[0] - b'0';
+        assert!(bag.remove(v), "the bag has a {v} for {item}");
+    }
+    for hand in hands {
+        for b in hand.bytes().filter(|b| b.is_ascii_digit()) {
+            assert!(bag.remove(b - b'0'), "the bag has a {} for hand {hand}", b - b'0');
+        }
+    }
+    let counts: Vec<String> = (1..=6).map(|v| bag.count(v).to_string()).collect();
+    let sheets = vec!["none"; hands.len()].join(";");
+    let board = if board.is_empty() { "-" } else { board };
+    let line = format!(
+        "variant=classic players={} {options} turn=5 tomove=1 phase=place board={board} bag={} hands={} sheets={sheets}",
+        hands.len(),
+        counts.join(","),
+        hands.join("/")
+    );
+    let line = if board == "-" { line.replace("turn=5", "turn=1") } else { line };
+    Position::from_line(&line).unwrap_or_else(|e| panic!("{e}: {line}"))
+}
+
+/// A dice (`variant=dice`) or kids position with the roll `hand` to place, for two players.
+pub fn square(variant: &str, board: &str, hand: &str, options: &str) -> Position {
+    let line = format!(
+        "variant={variant} players=2 {options} turn=5 tomove=1 phase=place board={board} bag=- hands={hand}/- sheets=none;none"
+    );
+    Position::from_line(&line).unwrap_or_else(|e| panic!("{e}: {line}"))
+}
+
+/// Parses a move on a position's board.
+pub fn mv(pos: &Position, text: &str) -> Move {
+    Move::parse(pos.board().geometry(), text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
