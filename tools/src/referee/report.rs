@@ -129,6 +129,21 @@ impl Report {
         Report { engines, games: records.len() as u64, ends, pair_scores }
     }
 
+    /// The 95% interval of an engine's win rate: for two engines from the variance of the pair
+    /// scores (the two games of a pair share their draws, so they are not independent), centred on
+    /// the win rate; otherwise from the games.
+    fn interval(&self, tally: &Tally) -> (f64, f64) {
+        let n = self.pair_scores.len() as f64;
+        if self.engines.len() != 2 || n < 2.0 {
+            return tally.interval();
+        }
+        let mean = self.pair_scores.iter().sum::<f64>() / n;
+        let var = self.pair_scores.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        let half = 1.96 * (var / n).sqrt();
+        let rate = tally.win_rate();
+        ((rate - half).max(0.0), (rate + half).min(1.0))
+    }
+
     /// The SPRT state on the complete pairs.
     pub fn sprt(&self, test: &Sprt) -> SprtState {
         test.state(&self.pair_scores)
@@ -145,7 +160,7 @@ impl Report {
             "#", "engine", "games", "wins", "draws", "losses", "faults", "win rate (95%)", "score", "margin"
         );
         for (index, t) in &self.engines {
-            let (lo, hi) = t.interval();
+            let (lo, hi) = self.interval(t);
             let mut name = t.command.clone();
             let chars = name.chars().count();
             if chars > width {
@@ -170,7 +185,7 @@ impl Report {
         let _ = writeln!(out, "games {}: {}", self.games, ends.join(", "));
         if self.engines.len() == 2 {
             if let Some(t) = self.engines.values().next() {
-                let (lo, hi) = t.interval();
+                let (lo, hi) = self.interval(t);
                 let _ = writeln!(
                     out,
                     "elo (engine 1 minus engine 2): {} [{}, {}] over {} complete pairs",

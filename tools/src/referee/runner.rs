@@ -176,8 +176,8 @@ pub fn run(config: &MatchConfig) -> io::Result<MatchResult> {
             }
             records.push(record);
             if let Some(bar) = &bar {
-                bar.inc(1);
                 bar.set_message(running_score(&records));
+                bar.inc(1);
             }
             if let Some(test) = &config.sprt {
                 let state = Report::from_records(&records).sprt(test);
