@@ -2,6 +2,7 @@
 //! engine state machine. Nothing else lives here.
 
 use std::io::{self, IsTerminal, Write};
+use std::panic::{self, AssertUnwindSafe};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -11,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use log::{debug, error};
-use zatre::protocol::{read_line, Engine, Job, Outcome, RawLine, Response};
+use zatre::protocol::{read_line, Engine, ErrorCode, Failure, Job, Outcome, RawLine, Response};
 
 /// An engine for the number-tile game Zatre. It reads one command a line on stdin and answers on
 /// stdout; type `help` for the commands. The protocol is specified in protocol/PROTOCOL.md.
@@ -115,9 +116,16 @@ fn spawn_job(job: Job, events: Sender<Event>) -> Running {
     let stop = Arc::new(AtomicBool::new(false));
     let running = Running { stop: Arc::clone(&stop), infinite: job.is_infinite() };
     thread::spawn(move || {
+        let id = job.id().cloned();
         let info_events = events.clone();
-        let response = job.run(&stop, &mut |line| {
-            let _ = info_events.send(Event::Info(line));
+        let run = panic::catch_unwind(AssertUnwindSafe(|| {
+            job.run(&stop, &mut |line| {
+                let _ = info_events.send(Event::Info(line));
+            })
+        }));
+        // A panicking search is a bug; the command still gets its one response.
+        let response = run.unwrap_or_else(|_| {
+            Response::failure(id, Failure::new(ErrorCode::Internal, "the search failed"))
         });
         let _ = events.send(Event::Done(response));
     });

@@ -266,3 +266,14 @@ fn a_deep_perft_can_be_stopped_and_does_not_block_isready() {
     assert!(counted[0].starts_with("=1 ") && counted[0].ends_with(" stopped"), "{counted:?}");
     assert!(sent.elapsed() < Duration::from_secs(1), "stop took {:?}", sent.elapsed());
 }
+
+#[test]
+fn end_of_input_lets_a_limited_go_finish() {
+    let mut engine = Engine::spawn(&[]);
+    ready_to_move(&mut engine);
+    engine.send(b"8 go nodes 100\n");
+    engine.close_input();
+    let best = engine.response_skipping_info(PATIENCE);
+    assert!(best[0].starts_with("=8 bestmove "), "{best:?}");
+    assert_eq!(engine.wait_exit(PATIENCE), 0);
+}

@@ -316,3 +316,36 @@ fn spec_examples_come_from_transcripts() {
     assert!(checked > 20, "only {checked} examples found in the spec");
     assert!(missing.is_empty(), "spec examples not in any transcript:\n{}", missing.join("\n"));
 }
+
+/// The transcripts cover every command word and every error code but `internal` (a bug).
+#[test]
+fn transcripts_cover_every_command_and_error_code() {
+    use zatre::protocol::{Command, ErrorCode};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/transcripts");
+    let mut steps = Vec::new();
+    for entry in fs::read_dir(dir).expect("transcripts") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|x| x == "txt") {
+            steps.extend(parse_transcript(&fs::read_to_string(&path).expect("readable")));
+        }
+    }
+    for word in Command::WORDS {
+        let sent = steps.iter().any(|s| {
+            let mut tokens = s.input.split_whitespace();
+            let first = tokens.next();
+            let command = if first.is_some_and(|t| t.bytes().all(|b| b.is_ascii_digit())) {
+                tokens.next()
+            } else {
+                first
+            };
+            command == Some(word) && s.expected.iter().any(|l| l.starts_with(" ="))
+        });
+        assert!(sent, "no transcript runs {word} successfully");
+    }
+    for code in ErrorCode::ALL.into_iter().filter(|c| *c != ErrorCode::Internal) {
+        let seen = steps
+            .iter()
+            .any(|s| s.expected.iter().any(|l| l.starts_with(" ?") && l.contains(&format!(" {code} "))));
+        assert!(seen, "no transcript shows {code}");
+    }
+}

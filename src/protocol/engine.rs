@@ -13,7 +13,7 @@ use crate::rules::{
 };
 
 use super::board_picture::picture;
-use super::command::{Command, Id, NewGameArgs, PositionArgs, RawMove, Token};
+use super::command::{Command, GoArgs, Id, NewGameArgs, PositionArgs, RawMove, Token};
 use super::input::RawLine;
 use super::job::Job;
 use super::options::EngineOptions;
@@ -84,7 +84,7 @@ fn entropy_rng() -> ChaCha8Rng {
     ChaCha8Rng::from_os_rng()
 }
 
-/// The rules of `newgame` arguments, and the generator its `seed` asks for.
+/// The rules that `newgame` arguments ask for.
 fn rules_of(args: &NewGameArgs) -> Result<Rules, Failure> {
     let variant = match args.variant.as_deref() {
         None => Variant::Classic,
@@ -248,7 +248,7 @@ impl Engine {
     }
 
     /// Builds the job of a `go`.
-    fn go_job(&self, id: Option<Id>, args: super::command::GoArgs) -> Result<Job, Failure> {
+    fn go_job(&self, id: Option<Id>, args: GoArgs) -> Result<Job, Failure> {
         let position = self.game.position();
         match position.phase() {
             Phase::Over => Err(Failure::new(ErrorCode::GameOver, "the game is over")),
@@ -349,10 +349,11 @@ impl Engine {
     fn draw(&mut self, values: &[u8]) -> Result<String, Failure> {
         let rng = self.rng.clone();
         if values.is_empty() {
-            self.game.draw_random(&mut self.rng).map_err(|e| {
-                // A failed draw changes nothing, the generator included.
-                draw_failure(e)
-            })?;
+            if let Err(e) = self.game.draw_random(&mut self.rng) {
+                // A failed command changes nothing, the generator included.
+                self.rng = rng;
+                return Err(draw_failure(e));
+            }
         } else {
             self.game.draw(values).map_err(draw_failure)?;
         }

@@ -20,6 +20,14 @@ pub enum Axis {
 }
 
 impl Axis {
+    /// The grid offset between neighbours along this axis.
+    fn step(self) -> usize {
+        match self {
+            Axis::Horizontal => 1,
+            Axis::Vertical => STRIDE,
+        }
+    }
+
     /// `horizontal` or `vertical`.
     pub fn name(self) -> &'static str {
         match self {
@@ -119,18 +127,11 @@ impl Board {
         limit.checked_sub(used)
     }
 
-    /// The sum of the run through an occupied cell along an axis, and whether the run holds more
-    /// than the cell itself. Walks the run: used for scoring, not for legality checks.
+    /// The sum and length of the run through an occupied cell along an axis. Walks the run: used
+    /// for scoring and checking whole moves, not on the generator's hot path.
     pub fn run_through(&self, cell: Cell, axis: Axis) -> (u8, usize) {
-        let step = match axis {
-            Axis::Horizontal => 1,
-            Axis::Vertical => STRIDE,
-        };
-        let mut start = cell.index();
-        while self.tiles[start - step] < BLOCKED {
-            start -= step;
-        }
-        let (mut sum, mut len, mut i) = (0u8, 0usize, start);
+        let step = axis.step();
+        let (mut sum, mut len, mut i) = (0u8, 0usize, self.run_start(cell, axis).index());
         while self.tiles[i] < BLOCKED {
             sum += self.tiles[i];
             len += 1;
@@ -141,10 +142,7 @@ impl Board {
 
     /// The first cell of the run through an occupied cell: identifies the run.
     pub fn run_start(&self, cell: Cell, axis: Axis) -> Cell {
-        let step = match axis {
-            Axis::Horizontal => 1,
-            Axis::Vertical => STRIDE,
-        };
+        let step = axis.step();
         let mut start = cell.index();
         while self.tiles[start - step] < BLOCKED {
             start -= step;

@@ -14,7 +14,8 @@ use super::tiles::{Tiles, VALUES};
 
 const FIELDS: [&str; 9] =
     ["variant", "players", "turn", "tomove", "phase", "board", "bag", "hands", "sheets"];
-const OPTIONS: [&str; 10] = [
+const OPTIONS: [&str; 11] = [
+    "rules",
     "center_cross",
     "must_place",
     "forced_double",

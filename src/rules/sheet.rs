@@ -191,7 +191,7 @@ impl Sheet {
             }
             sheet.rows.push(Row { mark, boxes });
         }
-        if sheet.rows.last().is_some_and(|r| *r == Row::default()) {
+        if rules.variant != Variant::Kids && sheet.rows.last().is_some_and(|r| *r == Row::default()) {
             return Err("the last row is empty".into());
         }
         if rules.variant != Variant::Kids {

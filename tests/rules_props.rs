@@ -1,0 +1,139 @@
+//! Property tests over random games of every variant: generation and validation agree, no run
+//! ever exceeds the limit, tiles are conserved, undo and the position line restore exactly.
+
+use std::collections::HashSet;
+
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use zatre::rules::{Axis, Game, Move, Placement, Position, Rules, Tiles, Variant};
+
+const SETUPS: [(&str, &[(&str, &str)]); 7] = [
+    ("classic", &[]),
+    ("classic", &[("rules", "cz3")]),
+    ("classic", &[("rules", "cz4")]),
+    ("dice", &[]),
+    ("dice", &[("adjacent", "off"), ("size", "7")]),
+    ("kids", &[]),
+    ("kids", &[("must_place", "maximal")]),
+];
+
+fn rules(setup: usize, players: u8) -> Rules {
+    let (variant, options) = SETUPS[setup];
+    Rules::with_options(Variant::parse(variant).unwrap(), players, options.iter().copied()).unwrap()
+}
+
+/// A random set of placements from the hand near the tiles on the board: most are illegal.
+fn random_candidate(pos: &Position, rng: &mut ChaCha8Rng) -> Move {
+    let board = pos.board();
+    let cells: Vec<_> = board
+        .geometry()
+        .cells()
+        .iter()
+        .copied()
+        .filter(|&c| board.is_empty_cell(c) && (board.has_neighbour(c) || rng.random_bool(0.05)))
+        .collect();
+    let mut hand: Vec<u8> = pos.hand_to_move().values().collect();
+    let n = rng.random_range(0..=hand.len().min(3));
+    let mut placements: Vec<Placement> = Vec::new();
+    for _ in 0..n {
+        if cells.is_empty() || hand.is_empty() {
+            break;
+        }
+        let cell = cells[rng.random_range(0..cells.len())];
+        let value = hand.swap_remove(rng.random_range(0..hand.len()));
+        // A neighbour of an earlier placement half of the time, so that pairs get tried.
+        let cell = match placements.last() {
+            Some(p) if rng.random_bool(0.5) => {
+                board.neighbours(p.cell).find(|&c| board.is_empty_cell(c)).unwrap_or(cell)
+            }
+            _ => cell,
+        };
+        placements.push(Placement { cell, value });
+    }
+    Move::new(placements)
+}
+
+fn assert_runs_within_limit(pos: &Position) {
+    let limit = pos.rules().limit();
+    for (cell, _) in pos.board().tiles() {
+        for axis in [Axis::Horizontal, Axis::Vertical] {
+            let sum = pos.board().run_through(cell, axis).0;
+            assert!(sum <= limit, "{} run through {cell} sums to {sum}: {}", axis.name(), pos.to_line());
+        }
+    }
+}
+
+fn assert_tiles_conserved(pos: &Position) {
+    if pos.rules().variant != Variant::Classic {
+        return;
+    }
+    let mut all = *pos.bag();
+    for seat in 0..usize::from(pos.rules().players) {
+        all.add_all(pos.hand(seat));
+    }
+    for (_, v) in pos.board().tiles() {
+        all.add(v);
+    }
+    assert_eq!(all, Tiles::classic_bag(), "bag + hands + board: {}", pos.to_line());
+}
+
+fn check_generation_agrees_with_validation(pos: &Position, rng: &mut ChaCha8Rng) {
+    let count = pos.movegen().legal_count();
+    if count > 3000 {
+        return;
+    }
+    let legal = pos.movegen().legal_moves();
+    assert_eq!(legal.len() as u64, count, "legal count and listing: {}", pos.to_line());
+    let set: HashSet<Move> = legal.iter().cloned().collect();
+    assert_eq!(set.len(), legal.len(), "each move once: {}", pos.to_line());
+    for m in legal.iter().take(40) {
+        assert_eq!(pos.check(m), Ok(()), "generated {m} is refused: {}", pos.to_line());
+    }
+    for _ in 0..60 {
+        let candidate = random_candidate(pos, rng);
+        if pos.check(&candidate).is_ok() {
+            assert!(set.contains(&candidate), "accepted {candidate} was not generated: {}", pos.to_line());
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 150, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_games_keep_every_invariant(seed in any::<u64>(), setup in 0..SETUPS.len(), players in 1u8..=4) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut game = Game::new(rules(setup, players));
+        for _ in 0..40 {
+            if game.position().is_over() {
+                break;
+            }
+            let before_draw = game.position().clone();
+            game.draw_random(&mut rng).unwrap();
+            game.undo().unwrap();
+            prop_assert_eq!(game.position(), &before_draw);
+            game.draw_random(&mut rng).unwrap();
+            let pos = game.position().clone();
+            assert_tiles_conserved(&pos);
+            prop_assert_eq!(&Position::from_line(&pos.to_line()).unwrap(), &pos);
+            check_generation_agrees_with_validation(&pos, &mut rng);
+            let mut chosen = None;
+            let mut seen = 0u64;
+            let _ = pos.movegen().for_each_legal(&mut |p| {
+                seen += 1;
+                if rng.random_range(0..seen) == 0 {
+                    chosen = Some(Move::new(p.to_vec()));
+                }
+                std::ops::ControlFlow::Continue(())
+            });
+            let m = chosen.expect("there is always a legal move, pass at least");
+            game.play(&m).unwrap();
+            assert_runs_within_limit(game.position());
+            assert_tiles_conserved(game.position());
+            game.undo().unwrap();
+            prop_assert_eq!(game.position(), &pos);
+            game.play(&m).unwrap();
+        }
+    }
+}

@@ -1,0 +1,69 @@
+//! `zatre-naive-perft`: the naive reference move counter (see `zatre_tools::naive`).
+//!
+//! ```text
+//! zatre-naive-perft                 # stdin: `<depth> <position line>` per line
+//! zatre-naive-perft --depth D       # stdin: `<position line>` per line
+//! zatre-naive-perft --regenerate    # stdin: golden file, stdout: it with fresh counts
+//! zatre-naive-perft --check         # stdin: golden file, exit 1 on a wrong count
+//! zatre-naive-perft --list          # stdin: `<position line>`, stdout: its legal moves
+//! ```
+
+use std::io::{self, BufRead, Write};
+use std::process::ExitCode;
+
+use zatre_tools::naive::driver::{process_line, Mode, Outcome};
+use zatre_tools::naive::error::NaiveError;
+
+/// Reads the mode from the command line arguments.
+fn parse_args(args: &[String]) -> Result<Mode, NaiveError> {
+    match args {
+        [] => Ok(Mode::DepthAndPosition),
+        [flag] if flag == "--regenerate" => Ok(Mode::Regenerate),
+        [flag] if flag == "--check" => Ok(Mode::Check),
+        [flag] if flag == "--list" => Ok(Mode::List),
+        [flag, depth] if flag == "--depth" => {
+            depth.parse().map(Mode::PositionOnly).map_err(|_| NaiveError::new(format!("bad depth `{depth}`")))
+        }
+        _ => Err(NaiveError::new(
+            "usage: zatre-naive-perft [--depth D | --regenerate | --check | --list] < lines",
+        )),
+    }
+}
+
+/// Processes stdin; returns the number of mismatches found in check mode.
+fn run(mode: Mode) -> Result<usize, Box<dyn std::error::Error>> {
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let mut mismatches = 0;
+    for (number, line) in io::stdin().lock().lines().enumerate() {
+        let line = line?;
+        let outcome =
+            process_line(mode, &line).map_err(|e| NaiveError::new(format!("line {}: {e}", number + 1)))?;
+        match outcome {
+            Outcome::Line(text) => writeln!(out, "{text}")?,
+            Outcome::Mismatch(text) => {
+                mismatches += 1;
+                writeln!(out, "MISMATCH line {}: {text}", number + 1)?;
+            }
+            Outcome::Nothing => {}
+        }
+        out.flush()?;
+    }
+    Ok(mismatches)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = parse_args(&args).map_err(Into::into).and_then(run);
+    match result {
+        Ok(0) => ExitCode::SUCCESS,
+        Ok(n) => {
+            eprintln!("{n} count(s) differ");
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("zatre-naive-perft: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
