@@ -35,14 +35,19 @@ impl Tally {
         }
     }
 
-    /// The 95% interval of the win rate (normal approximation on the points per game).
+    /// The 95% interval of the win rate: the normal approximation on the points per game, or the
+    /// Wilson interval when the games show no variance (all wins, say) or are too few.
     pub fn interval(&self) -> (f64, f64) {
         let n = self.points.len() as f64;
-        if n < 2.0 {
-            return (0.0, 1.0);
-        }
         let mean = self.win_rate();
-        let var = self.points.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        let var = if n < 2.0 {
+            0.0
+        } else {
+            self.points.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / (n - 1.0)
+        };
+        if var <= 0.0 {
+            return wilson(mean, n);
+        }
         let half = 1.96 * (var / n).sqrt();
         ((mean - half).max(0.0), (mean + half).min(1.0))
     }
@@ -139,6 +144,9 @@ impl Report {
         }
         let mean = self.pair_scores.iter().sum::<f64>() / n;
         let var = self.pair_scores.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        if var <= 0.0 {
+            return tally.interval();
+        }
         let half = 1.96 * (var / n).sqrt();
         let rate = tally.win_rate();
         ((rate - half).max(0.0), (rate + half).min(1.0))
@@ -203,6 +211,17 @@ impl Report {
     }
 }
 
+/// The Wilson score interval (95%) of a rate observed over n games; (0, 1) with no games.
+fn wilson(rate: f64, n: f64) -> (f64, f64) {
+    if n <= 0.0 {
+        return (0.0, 1.0);
+    }
+    let z2 = 1.96f64 * 1.96;
+    let centre = (rate + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = 1.96 * (rate * (1.0 - rate) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
 /// The logistic Elo difference of a score, `inf` at the ends.
 fn elo_text(score: f64) -> String {
     if score <= 0.0 {
@@ -253,6 +272,13 @@ mod tests {
         assert!((a.mean_margin() - (10.0 + 0.0 - 30.0) / 3.0).abs() < 1e-9);
         assert_eq!(r.pair_scores, vec![0.75]);
         assert!(r.render(Some(&Sprt::new(0.0, 10.0))).contains("sprt elo0=0 elo1=10"));
+    }
+
+    #[test]
+    fn wilson_never_collapses() {
+        let (lo, hi) = wilson(1.0, 2.0);
+        assert!(lo > 0.1 && lo < 0.5 && (hi - 1.0).abs() < 1e-9, "{lo} {hi}");
+        assert_eq!(wilson(0.5, 0.0), (0.0, 1.0));
     }
 
     #[test]
