@@ -294,3 +294,9 @@ fn bad_arguments_are_refused() {
     let out = Command::new(REFEREE).args(["--engine", "x", "--variant", "chess"]).output().expect("runs");
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn output_that_is_not_utf8_loses() {
+    let records = faulty_pair("binary.sh", "printf '\\377\\376\\n'", "garbage");
+    assert!(records[0].detail.as_deref().is_some_and(|d| d.contains("UTF-8")), "{records:?}");
+}
