@@ -1,3 +1,4 @@
 //! Tools around the zatre engine.
 
 pub mod naive;
+pub mod referee;

@@ -1,0 +1,199 @@
+//! `zatre-match`: the referee. Plays matches between engines over the text protocol, or merges
+//! the records of shards into one report. Arguments here; the work is in `zatre_tools::referee`.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+use zatre::rules::{Rules, Variant};
+use zatre_tools::referee::{read_records, run, Limits, MatchConfig, Report, Shard, Sprt};
+
+/// The zatre referee: plays games between engines that speak the zatre text protocol, judging
+/// every move with the rules core.
+///
+/// Each --engine is a command line run by `sh -c` (so quotes, redirections and environment
+/// assignments work), in a process group of its own that the referee kills when it is done or when
+/// the engine faults. With k engines every game has k players, and the games come in groups of k
+/// with the seats rotated and the same draws (pairs with swapped seats for two engines); the
+/// referee owns the bag and tells each engine the draws and moves with
+/// `position startpos ... moves ...` before each `go`.
+///
+/// An engine that answers an illegal move, does not answer `go` within its time plus --margin,
+/// exits, or breaks the framing loses that game; the record says why, and a fresh process
+/// replaces it.
+///
+/// Example: zatre-match --engine "target/release/zatre --option Strategy=greedy"
+/// --engine "target/release/zatre --option Strategy=random" --games 100 --movetime 50
+#[derive(Parser, Debug)]
+#[command(version, about, long_about, args_conflicts_with_subcommands = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    play: PlayArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Combines records files (of the shards of one match) into one report.
+    Merge {
+        /// The SPRT to evaluate on the merged pairs, as `elo0,elo1`.
+        #[arg(long, value_name = "ELO0,ELO1")]
+        sprt: Option<String>,
+        /// JSON Lines records files written by --records.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+}
+
+#[derive(Args, Debug)]
+struct PlayArgs {
+    /// An engine's command line (repeat: one per seat; at least one).
+    #[arg(long = "engine", value_name = "COMMAND")]
+    engines: Vec<String>,
+    /// Games in the whole match (over all shards); best a multiple of the number of engines.
+    #[arg(long, default_value_t = 2)]
+    games: u64,
+    /// The match seed: the draws of every pair derive from it.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Time per move in milliseconds, sent as `go movetime <ms>` (the default: 100).
+    #[arg(long, value_name = "MS", conflicts_with = "nodes")]
+    movetime: Option<u64>,
+    /// Nodes per move, sent as `go nodes <n>`.
+    #[arg(long, value_name = "N")]
+    nodes: Option<u64>,
+    /// How much longer than --movetime an engine may take before it loses on time; also the
+    /// limit for every command other than `go`.
+    #[arg(long, value_name = "MS", default_value_t = 2000)]
+    margin: u64,
+    /// The limit for `go` with --nodes (or to override movetime + margin).
+    #[arg(long, value_name = "MS")]
+    timeout: Option<u64>,
+    /// The variant: classic, dice or kids.
+    #[arg(long, default_value = "classic")]
+    variant: String,
+    /// A rule option as `newgame` takes it, e.g. `--rule center_cross=never` (repeatable).
+    #[arg(long = "rule", value_name = "KEY=VALUE")]
+    rules: Vec<String>,
+    /// Games played at once, each thread with its own engine processes (default: the cores).
+    #[arg(long, value_name = "K")]
+    concurrency: Option<usize>,
+    /// Write one JSON object per game to this file (JSON Lines).
+    #[arg(long, value_name = "FILE")]
+    records: Option<PathBuf>,
+    /// Play only the i-th of n slices of the game list (whole pairs), e.g. 3/10.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
+    /// Stop early when a sequential test of elo0 against elo1 (first engine minus second,
+    /// alpha = beta = 0.05, on game pairs) decides; two engines only.
+    #[arg(long, value_name = "ELO0,ELO1")]
+    sprt: Option<String>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Merge { sprt, files }) => merge(sprt.as_deref(), &files),
+        None => play(cli.play),
+    };
+    match result {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("zatre-match: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn parse_sprt(text: Option<&str>) -> Result<Option<Sprt>, String> {
+    text.map(Sprt::parse).transpose()
+}
+
+fn merge(sprt: Option<&str>, files: &[PathBuf]) -> Result<ExitCode, String> {
+    let sprt = parse_sprt(sprt)?;
+    let mut records = Vec::new();
+    for file in files {
+        records.extend(read_records(file).map_err(|e| format!("{}: {e}", file.display()))?);
+    }
+    records.sort_by_key(|r| r.game);
+    let before = records.len();
+    records.dedup_by_key(|r| r.game);
+    if records.len() < before {
+        eprintln!("zatre-match: {} duplicate games ignored", before - records.len());
+    }
+    print!("{}", Report::from_records(&records).render(sprt.as_ref()));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn play(args: PlayArgs) -> Result<ExitCode, String> {
+    if args.engines.is_empty() {
+        return Err("give at least one --engine (see --help)".to_string());
+    }
+    let players = u8::try_from(args.engines.len())
+        .ok()
+        .filter(|p| (1..=6).contains(p))
+        .ok_or_else(|| format!("{} engines: a game takes 1 to 6 players", args.engines.len()))?;
+    let variant = Variant::parse(&args.variant)
+        .ok_or_else(|| format!("unknown variant '{}' (classic, dice or kids)", args.variant))?;
+    let mut pairs = Vec::new();
+    for rule in &args.rules {
+        let (key, value) =
+            rule.split_once('=').ok_or_else(|| format!("--rule takes KEY=VALUE, not '{rule}'"))?;
+        pairs.push((key, value));
+    }
+    let rules = Rules::with_options(variant, players, pairs).map_err(|e| e.to_string())?;
+    let sprt = parse_sprt(args.sprt.as_deref())?;
+    if sprt.is_some() && args.engines.len() != 2 {
+        return Err("--sprt needs exactly two engines".to_string());
+    }
+    let shard = args.shard.as_deref().map(Shard::parse).transpose()?.unwrap_or(Shard::ALL);
+    let (go, default_timeout) = match (args.nodes, args.movetime) {
+        (Some(n), _) => (format!("nodes {n}"), 60_000),
+        (None, movetime) => {
+            let ms = movetime.unwrap_or(100);
+            (format!("movetime {ms}"), ms + args.margin)
+        }
+    };
+    let limits = Limits {
+        go,
+        go_timeout: Duration::from_millis(args.timeout.unwrap_or(default_timeout)),
+        command_timeout: Duration::from_millis(args.margin.max(1)),
+    };
+    let concurrency = args
+        .concurrency
+        .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1))
+        .max(1);
+    if !args.games.is_multiple_of(args.engines.len() as u64) {
+        eprintln!(
+            "zatre-match: {} games is not a multiple of {} engines: the last group is incomplete",
+            args.games,
+            args.engines.len()
+        );
+    }
+    let config = MatchConfig {
+        engines: args.engines,
+        games: args.games,
+        seed: args.seed,
+        rules,
+        rule_args: args.rules,
+        limits,
+        concurrency,
+        shard,
+        sprt,
+        records: args.records,
+        progress: std::io::stderr().is_terminal(),
+    };
+    let result = run(&config).map_err(|e| format!("writing records: {e}"))?;
+    if result.records.len() < result.planned {
+        eprintln!(
+            "zatre-match: stopped after {} of {} games (sprt decided)",
+            result.records.len(),
+            result.planned
+        );
+    }
+    print!("{}", Report::from_records(&result.records).render(config.sprt.as_ref()));
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,303 @@
+//! One engine process driven over the text protocol: spawning, the framing of requests and
+//! responses, and every way an engine can fail (a [`Fault`]). A reader thread feeds stdout lines
+//! into a channel so that every wait has a deadline and a match never hangs.
+
+use std::fmt;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// The longest stdout line the referee reads before it calls the engine's output garbage.
+const MAX_LINE: usize = 1 << 20;
+
+/// How an engine failed; the engine loses the game it was playing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// It could not be started.
+    Spawn(String),
+    /// It answered a move the rules reject (or one that does not parse).
+    IllegalMove(String),
+    /// It answered nothing within its time plus the margin.
+    Timeout(String),
+    /// Its stdout closed or it exited.
+    Crash(String),
+    /// It printed something the framing does not allow.
+    Garbage(String),
+    /// It answered an error response to a command that should succeed.
+    Error(String),
+}
+
+impl Fault {
+    /// The short name recorded as the game's `end`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Fault::Spawn(_) => "spawn",
+            Fault::IllegalMove(_) => "illegal_move",
+            Fault::Timeout(_) => "timeout",
+            Fault::Crash(_) => "crash",
+            Fault::Garbage(_) => "garbage",
+            Fault::Error(_) => "error",
+        }
+    }
+
+    /// What exactly happened.
+    pub fn detail(&self) -> &str {
+        match self {
+            Fault::Spawn(d)
+            | Fault::IllegalMove(d)
+            | Fault::Timeout(d)
+            | Fault::Crash(d)
+            | Fault::Garbage(d)
+            | Fault::Error(d) => d,
+        }
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.kind(), self.detail())
+    }
+}
+
+/// A line of engine output as the reader thread saw it.
+enum Output {
+    Line(String),
+    /// Not UTF-8 or longer than [`MAX_LINE`].
+    Bad(String),
+    /// stdout closed (or could not be read).
+    Closed,
+}
+
+/// A successful response: the payload lines after `=<id>` (the first one is what followed the id
+/// on the same line, when anything did), and the `info` lines that came before it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reply {
+    pub payload: Vec<String>,
+    pub info: Vec<String>,
+}
+
+/// A running engine process.
+pub struct EngineProcess {
+    command: String,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Output>,
+    next_id: u64,
+}
+
+impl EngineProcess {
+    /// Starts an engine from its command line, run by `sh -c` in a process group of its own so
+    /// that killing it also kills whatever the shell started.
+    ///
+    /// # Errors
+    /// [`Fault::Spawn`] when the process cannot be started.
+    pub fn spawn(command: &str) -> Result<EngineProcess, Fault> {
+        if command.trim().is_empty() {
+            return Err(Fault::Spawn("empty command line".to_string()));
+        }
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .process_group(0)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| Fault::Spawn(format!("{command}: {e}")))?;
+        let stdout = child.stdout.take().ok_or_else(|| Fault::Spawn("no stdout pipe".to_string()))?;
+        let stdin = child.stdin.take();
+        let (tx, rx) = mpsc::channel();
+        thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut buf = Vec::new();
+                let read = (&mut reader).take(MAX_LINE as u64 + 1).read_until(b'\n', &mut buf);
+                let out = match read {
+                    Ok(0) | Err(_) => Output::Closed,
+                    Ok(_) if buf.len() > MAX_LINE => {
+                        Output::Bad(format!("a line longer than {MAX_LINE} bytes"))
+                    }
+                    Ok(_) => {
+                        if buf.last() == Some(&b'\n') {
+                            buf.pop();
+                        }
+                        if buf.last() == Some(&b'\r') {
+                            buf.pop();
+                        }
+                        match String::from_utf8(buf) {
+                            Ok(s) => Output::Line(s),
+                            Err(_) => Output::Bad("a line that is not UTF-8".to_string()),
+                        }
+                    }
+                };
+                let closed = matches!(out, Output::Closed | Output::Bad(_));
+                if tx.send(out).is_err() || closed {
+                    break;
+                }
+            }
+        });
+        Ok(EngineProcess { command: command.to_string(), child, stdin, lines: rx, next_id: 1 })
+    }
+
+    /// The command line it was started from.
+    pub fn command(&self) -> &str {
+        &self.command
+    }
+
+    /// Sends a command with a fresh id and waits for its response until `timeout` has passed.
+    /// `info` lines are allowed before the response only when `allow_info` (during `go`).
+    ///
+    /// # Errors
+    /// Every way the engine can fail; an error response is [`Fault::Error`] with its code and
+    /// message.
+    pub fn request(&mut self, command: &str, timeout: Duration, allow_info: bool) -> Result<Reply, Fault> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let stdin = self.stdin.as_mut().ok_or_else(|| Fault::Crash("stdin is closed".to_string()))?;
+        let written = stdin.write_all(format!("{id} {command}\n").as_bytes()).and_then(|()| stdin.flush());
+        if let Err(e) = written {
+            return Err(self.crashed(&format!("writing '{command}': {e}")));
+        }
+        let deadline = Instant::now() + timeout;
+        let mut reply = Reply::default();
+        let verb = command.split_whitespace().next().unwrap_or("");
+        // Wait for the response's first line.
+        loop {
+            let line = self.next_line(deadline, verb, timeout)?;
+            if allow_info && (line == "info" || line.starts_with("info ")) {
+                reply.info.push(line);
+                continue;
+            }
+            if let Some(rest) = line.strip_prefix('=') {
+                let (got, payload) = split_id(rest);
+                if got != id.to_string() {
+                    return Err(Fault::Garbage(format!("response '{line}' to command {id} ({verb})")));
+                }
+                if !payload.is_empty() {
+                    reply.payload.push(payload.to_string());
+                }
+                break;
+            }
+            if let Some(rest) = line.strip_prefix('?') {
+                let (got, message) = split_id(rest);
+                if got != id.to_string() {
+                    return Err(Fault::Garbage(format!("response '{line}' to command {id} ({verb})")));
+                }
+                // Read to the empty line so that the stream stays in step, then report.
+                loop {
+                    if self.next_line(deadline, verb, timeout)?.is_empty() {
+                        break;
+                    }
+                }
+                return Err(Fault::Error(format!("{verb}: {message}")));
+            }
+            return Err(Fault::Garbage(format!("'{}' while waiting for the answer to {verb}", clip(&line))));
+        }
+        // The payload runs to the empty line.
+        loop {
+            let line = self.next_line(deadline, verb, timeout)?;
+            if line.is_empty() {
+                return Ok(reply);
+            }
+            reply.payload.push(line);
+        }
+    }
+
+    fn next_line(&mut self, deadline: Instant, verb: &str, timeout: Duration) -> Result<String, Fault> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(left) {
+            Ok(Output::Line(line)) => Ok(line),
+            Ok(Output::Bad(what)) => Err(Fault::Garbage(what)),
+            Ok(Output::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                Err(self.crashed(&format!("stdout closed during {verb}")))
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                Err(Fault::Timeout(format!("no answer to {verb} within {} ms", timeout.as_millis())))
+            }
+        }
+    }
+
+    /// A crash fault that says how the process ended, when it has.
+    fn crashed(&mut self, what: &str) -> Fault {
+        // Give a dying process a moment to be reaped so that its status can be told.
+        let until = Instant::now() + Duration::from_millis(200);
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return Fault::Crash(format!("{what} ({status})")),
+                Ok(None) if Instant::now() < until => thread::sleep(Duration::from_millis(5)),
+                _ => return Fault::Crash(what.to_string()),
+            }
+        }
+    }
+
+    /// Asks the engine to quit, waits briefly, then kills it.
+    pub fn quit(mut self) {
+        if let Some(mut stdin) = self.stdin.take() {
+            let _ = stdin.write_all(b"quit\n").and_then(|()| stdin.flush());
+        }
+        let until = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < until {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+        // Drop kills it.
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        drop(self.stdin.take());
+        // The group's id is the shell's pid (process_group(0)); it stays valid while any member
+        // lives, so this also ends what the shell started. A failure means nothing is left.
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.child.id())])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Splits `<id> rest` (after `=` or `?`) into the id and the rest.
+fn split_id(rest: &str) -> (&str, &str) {
+    let end = rest.find([' ', '\t']).unwrap_or(rest.len());
+    (&rest[..end], rest[end..].trim_start())
+}
+
+/// A line cut to a length fit for a message.
+fn clip(line: &str) -> String {
+    if line.chars().count() <= 80 {
+        line.to_string()
+    } else {
+        format!("{}...", line.chars().take(80).collect::<String>())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_split_from_payload() {
+        assert_eq!(split_id("3 bestmove 5@h8"), ("3", "bestmove 5@h8"));
+        assert_eq!(split_id("3"), ("3", ""));
+    }
+
+    #[test]
+    fn a_scripted_engine_answers_and_times_out() {
+        let mut e = EngineProcess::spawn(
+            "while read id cmd rest; do if [ \"$cmd\" = go ]; then sleep 5; else printf '=%s ok\\n\\n' \"$id\"; fi; done",
+        )
+        .expect("sh starts");
+        let reply = e.request("name", Duration::from_secs(5), false).expect("answers");
+        assert_eq!(reply.payload, vec!["ok".to_string()]);
+        let fault = e.request("go", Duration::from_millis(100), true).expect_err("times out");
+        assert_eq!(fault.kind(), "timeout");
+    }
+}

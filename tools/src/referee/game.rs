@@ -1,0 +1,368 @@
+//! One refereed game: the referee deals the draws, tells the engine to move the position, asks it
+//! for a move, judges the move with the rules core and enters it, until the game ends or an
+//! engine faults.
+
+use std::time::{Duration, Instant};
+
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use zatre::rules::{Move, Phase, Position, Rules, Variant};
+
+use super::engine::{EngineProcess, Fault};
+
+/// How the referee limits each `go`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The arguments of `go`, e.g. `movetime 100`.
+    pub go: String,
+    /// How long an answer to `go` may take before the engine loses on time.
+    pub go_timeout: Duration,
+    /// How long any other command may take.
+    pub command_timeout: Duration,
+}
+
+/// The result of one seat.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl Outcome {
+    /// `win`, `draw` or `loss`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Win => "win",
+            Outcome::Draw => "draw",
+            Outcome::Loss => "loss",
+        }
+    }
+
+    /// The points of a result: 1, 1/2 or 0.
+    pub fn points(self) -> f64 {
+        match self {
+            Outcome::Win => 1.0,
+            Outcome::Draw => 0.5,
+            Outcome::Loss => 0.0,
+        }
+    }
+
+    /// Reads a name back.
+    pub fn parse(name: &str) -> Option<Outcome> {
+        match name {
+            "win" => Some(Outcome::Win),
+            "draw" => Some(Outcome::Draw),
+            "loss" => Some(Outcome::Loss),
+            _ => None,
+        }
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum End {
+    /// The rules ended it.
+    Normal,
+    /// An engine (the seat, 0-based) faulted and lost.
+    Fault { seat: usize, fault: Fault },
+    /// The rules core refused the referee's own draw: a referee bug, nobody's fault.
+    Aborted(String),
+}
+
+/// What a finished game leaves for the record.
+#[derive(Clone, Debug)]
+pub struct Played {
+    /// `position startpos <newgame args> moves <tokens>`.
+    pub replay: String,
+    /// The final score by seat (the team's score for a team member).
+    pub scores: Vec<i64>,
+    /// The result by seat.
+    pub outcomes: Vec<Outcome>,
+    /// The `score` lines of the final position, as the engine prints them.
+    pub standings: Vec<String>,
+    pub end: End,
+    /// Moves played.
+    pub moves: u32,
+    pub duration: Duration,
+}
+
+/// The referee's bag: one generator per game pair, so that both games of the pair see the same
+/// draws as far as the rules allow. Classic: the start draw as the rules do it, then the rest of
+/// the bag in one shuffled order, each draw taking the next tiles of that order (so a different
+/// number of tiles drawn in one game shifts, but does not change, what comes next). Dice and kids:
+/// two rolls a turn from the generator.
+pub struct Dealer {
+    rng: ChaCha8Rng,
+    order: Option<Vec<u8>>,
+    next: usize,
+}
+
+impl Dealer {
+    /// The dealer of the pair with this seed.
+    pub fn new(seed: u64) -> Dealer {
+        Dealer { rng: ChaCha8Rng::seed_from_u64(seed), order: None, next: 0 }
+    }
+
+    /// Makes the draw due now and returns the drawn values in the order of a draw token.
+    ///
+    /// # Errors
+    /// A message when the rules core refuses the draw (a referee bug, never an engine's fault).
+    pub fn deal(&mut self, position: &mut Position) -> Result<Vec<u8>, String> {
+        let classic = position.rules().variant == Variant::Classic;
+        if !classic || position.board().count() == 0 && self.order.is_none() {
+            let values = position.draw_random(&mut self.rng).map_err(|e| e.to_string())?;
+            if classic {
+                let mut order: Vec<u8> = position.bag().values().collect();
+                order.shuffle(&mut self.rng);
+                self.order = Some(order);
+            }
+            return Ok(values);
+        }
+        let order = self.order.as_deref().unwrap_or(&[]);
+        let n = position.draw_count();
+        let values: Vec<u8> = order.iter().skip(self.next).take(n).copied().collect();
+        self.next += values.len();
+        position.draw(&values).map_err(|e| e.to_string())?;
+        Ok(values)
+    }
+}
+
+/// A draw token: `+` and the values.
+fn draw_token(values: &[u8]) -> String {
+    let mut token = String::from("+");
+    for v in values {
+        token.push(char::from(b'0' + v));
+    }
+    token
+}
+
+/// One game to play.
+pub struct GameSpec<'a> {
+    pub rules: &'a Rules,
+    /// `variant ... players ... seed ... [rule=value ...]`, as `newgame` and `position startpos`
+    /// take them.
+    pub newgame_args: &'a str,
+    /// The seed of the pair's draws.
+    pub seed: u64,
+    /// The engine (an index into `slots`) by seat.
+    pub seating: &'a [usize],
+    pub limits: &'a Limits,
+}
+
+/// Engine processes by engine index, started when first needed and replaced after a fault.
+pub struct Slots {
+    commands: Vec<String>,
+    processes: Vec<Option<EngineProcess>>,
+}
+
+impl Slots {
+    /// No process runs yet.
+    pub fn new(commands: &[String]) -> Slots {
+        Slots { commands: commands.to_vec(), processes: commands.iter().map(|_| None).collect() }
+    }
+
+    /// The running process of an engine, started if needed.
+    fn get(&mut self, engine: usize) -> Result<&mut EngineProcess, Fault> {
+        let slot = &mut self.processes[engine];
+        if slot.is_none() {
+            *slot = Some(EngineProcess::spawn(&self.commands[engine])?);
+        }
+        slot.as_mut().ok_or_else(|| Fault::Spawn("no process".to_string()))
+    }
+
+    /// Sends one command to an engine; on a fault the process is ended.
+    fn request(
+        &mut self,
+        engine: usize,
+        command: &str,
+        timeout: Duration,
+        go: bool,
+    ) -> Result<Vec<String>, Fault> {
+        let result = self.get(engine).and_then(|p| p.request(command, timeout, go));
+        if result.is_err() {
+            self.processes[engine] = None;
+        }
+        result.map(|reply| reply.payload)
+    }
+
+    /// Ends an engine's process (after a fault the process may be out of step).
+    fn discard(&mut self, engine: usize) {
+        self.processes[engine] = None;
+    }
+
+    /// Asks every running engine to quit.
+    pub fn quit_all(&mut self) {
+        for slot in &mut self.processes {
+            if let Some(p) = slot.take() {
+                p.quit();
+            }
+        }
+    }
+}
+
+/// Plays one game to its end.
+pub fn play(spec: &GameSpec<'_>, slots: &mut Slots) -> Played {
+    let started = Instant::now();
+    let mut position = Position::new(spec.rules.clone());
+    let mut dealer = Dealer::new(spec.seed);
+    let mut tokens: Vec<String> = Vec::new();
+    let mut moves = 0;
+    let replay = |tokens: &[String]| {
+        if tokens.is_empty() {
+            format!("position startpos {}", spec.newgame_args)
+        } else {
+            format!("position startpos {} moves {}", spec.newgame_args, tokens.join(" "))
+        }
+    };
+    let mut end = End::Normal;
+    let newgame = format!("newgame {}", spec.newgame_args);
+    'game: {
+        for (seat, &engine) in spec.seating.iter().enumerate() {
+            if let Err(fault) = slots.request(engine, &newgame, spec.limits.command_timeout, false) {
+                end = End::Fault { seat, fault };
+                break 'game;
+            }
+        }
+        loop {
+            match position.phase() {
+                Phase::Over => break,
+                Phase::Draw => match dealer.deal(&mut position) {
+                    Ok(values) => tokens.push(draw_token(&values)),
+                    Err(message) => {
+                        end = End::Aborted(message);
+                        break;
+                    }
+                },
+                Phase::Place => {
+                    let seat = position.to_move();
+                    let engine = spec.seating[seat];
+                    let asked = ask_move(spec, slots, engine, &position, &replay(&tokens));
+                    match asked.and_then(|mv| {
+                        position.play(&mv).map_err(|e| Fault::IllegalMove(format!("{mv}: {e}")))?;
+                        Ok(mv)
+                    }) {
+                        Ok(mv) => {
+                            tokens.push(mv.to_string());
+                            moves += 1;
+                        }
+                        Err(fault) => {
+                            end = End::Fault { seat, fault };
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if let End::Fault { seat, .. } = &end {
+        slots.discard(spec.seating[*seat]);
+    }
+    let rules = position.rules();
+    let standings = position.standings();
+    let players = usize::from(rules.players);
+    let scores: Vec<i64> = (0..players).map(|s| standings[rules.sheet_of_seat(s)].total).collect();
+    let outcomes = outcomes(&position, &end);
+    let mut lines: Vec<String> = standings.iter().map(|s| s.to_string()).collect();
+    if position.is_over() {
+        lines.push("gameover".to_string());
+    }
+    Played {
+        replay: replay(&tokens),
+        scores,
+        outcomes,
+        standings: lines,
+        end,
+        moves,
+        duration: started.elapsed(),
+    }
+}
+
+/// Sends the position and `go` to an engine, reads its move and checks it against `position`.
+fn ask_move(
+    spec: &GameSpec<'_>,
+    slots: &mut Slots,
+    engine: usize,
+    position: &Position,
+    replay: &str,
+) -> Result<Move, Fault> {
+    slots.request(engine, replay, spec.limits.command_timeout, false)?;
+    let go = format!("go {}", spec.limits.go);
+    let payload = slots.request(engine, go.trim(), spec.limits.go_timeout, true)?;
+    let first = payload.first().map(String::as_str).unwrap_or("");
+    let mut words = first.split_whitespace();
+    let text = match (words.next(), words.next()) {
+        (Some("bestmove"), Some(text)) => text,
+        _ => return Err(Fault::Garbage(format!("go answered '{first}' instead of bestmove <move>"))),
+    };
+    let mv = Move::parse(position.board().geometry(), text)
+        .map_err(|e| Fault::IllegalMove(format!("'{text}' does not parse: {e}")))?;
+    position.check(&mv).map_err(|e| Fault::IllegalMove(format!("{text}: {e}")))?;
+    Ok(mv)
+}
+
+/// The result of each seat: by the rules' leaders after a normal end; after a fault the faulty
+/// seat loses and the leaders among the others win (share the win when several).
+fn outcomes(position: &Position, end: &End) -> Vec<Outcome> {
+    let rules = position.rules();
+    let players = usize::from(rules.players);
+    let standings = position.standings();
+    let faulty = match end {
+        End::Fault { seat, .. } => Some(*seat),
+        End::Normal | End::Aborted(_) => None,
+    };
+    let key = |seat: usize| standings[rules.sheet_of_seat(seat)].rank_key;
+    let contenders: Vec<usize> = (0..players)
+        .filter(|&s| faulty.is_none_or(|f| rules.sheet_of_seat(f) != rules.sheet_of_seat(s)))
+        .collect();
+    let best = contenders.iter().map(|&s| key(s)).max();
+    let winners: Vec<usize> = contenders.iter().copied().filter(|&s| Some(key(s)) == best).collect();
+    let winning_sheets: std::collections::BTreeSet<usize> =
+        winners.iter().map(|&s| rules.sheet_of_seat(s)).collect();
+    (0..players)
+        .map(|s| {
+            if !winners.contains(&s) {
+                Outcome::Loss
+            } else if winning_sheets.len() > 1 || (players == 1 && faulty.is_none()) {
+                // A shared lead; a solo game that ends normally counts as a draw with itself.
+                Outcome::Draw
+            } else {
+                Outcome::Win
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn classic() -> Rules {
+        Rules::new(Variant::Classic, 2).expect("2 players are allowed")
+    }
+
+    #[test]
+    fn the_same_seed_deals_the_same_start() {
+        let mut a = Position::new(classic());
+        let mut b = Position::new(classic());
+        let (mut da, mut db) = (Dealer::new(7), Dealer::new(7));
+        assert_eq!(da.deal(&mut a).unwrap(), db.deal(&mut b).unwrap());
+        assert_eq!(a, b);
+        assert_eq!(a.bag().len(), 121 - 3);
+    }
+
+    #[test]
+    fn draw_tokens() {
+        assert_eq!(draw_token(&[3, 4, 5]), "+345");
+        assert_eq!(draw_token(&[]), "+");
+    }
+
+    #[test]
+    fn a_fault_loses_and_the_other_wins() {
+        let p = Position::new(classic());
+        let end = End::Fault { seat: 0, fault: Fault::Crash("gone".into()) };
+        assert_eq!(outcomes(&p, &end), vec![Outcome::Loss, Outcome::Win]);
+        assert_eq!(outcomes(&p, &End::Normal), vec![Outcome::Draw, Outcome::Draw]);
+    }
+}

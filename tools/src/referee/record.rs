@@ -1,0 +1,112 @@
+//! The record of one game, one JSON object a line in `--records` files, and reading such files
+//! back for `merge`.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader};
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::game::{End, Played};
+
+/// One game as a line of a records file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// The game's index in the whole match (0-based), the same whatever the shard.
+    pub game: u64,
+    /// The index of its group of games with the same draws (a pair for two engines).
+    pub pair: u64,
+    /// The seed of the pair's draws (also sent to the engines as `newgame seed`).
+    pub seed: u64,
+    /// The engines' command lines, by seat.
+    pub engines: Vec<String>,
+    /// The engines' indices in the order of `--engine`, by seat.
+    pub seating: Vec<usize>,
+    /// `position startpos <newgame args> moves <tokens>`: replays the whole game.
+    pub replay: String,
+    /// The final score by seat.
+    pub scores: Vec<i64>,
+    /// The winning seat from 1; null on a shared lead.
+    pub winner: Option<usize>,
+    /// `win`, `draw` or `loss` by seat.
+    pub results: Vec<String>,
+    /// `normal`, the kind of fault that ended the game (`illegal_move`, `timeout`, `crash`,
+    /// `garbage`, `error`, `spawn`), or `aborted` (a referee error).
+    pub end: String,
+    /// The faulty seat from 1, when an engine faulted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fault_seat: Option<usize>,
+    /// What exactly went wrong, when something did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// The `score` lines of the final position, as the engine prints them after `replay`.
+    pub standings: Vec<String>,
+    /// Moves played.
+    pub moves: u32,
+    /// Wall-clock time of the game.
+    pub millis: u64,
+}
+
+impl Record {
+    /// The record of a played game.
+    pub fn new(
+        game: u64,
+        pair: u64,
+        seed: u64,
+        commands: &[String],
+        seating: &[usize],
+        played: &Played,
+    ) -> Record {
+        let (end, fault_seat, detail) = match &played.end {
+            End::Normal => ("normal".to_string(), None, None),
+            End::Fault { seat, fault } => {
+                (fault.kind().to_string(), Some(seat + 1), Some(fault.detail().to_string()))
+            }
+            End::Aborted(message) => ("aborted".to_string(), None, Some(message.clone())),
+        };
+        let winners: Vec<usize> = played
+            .outcomes
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.name() == "win")
+            .map(|(s, _)| s + 1)
+            .collect();
+        Record {
+            game,
+            pair,
+            seed,
+            engines: seating.iter().map(|&e| commands[e].clone()).collect(),
+            seating: seating.to_vec(),
+            replay: played.replay.clone(),
+            scores: played.scores.clone(),
+            winner: if winners.len() == 1 { Some(winners[0]) } else { None },
+            results: played.outcomes.iter().map(|o| o.name().to_string()).collect(),
+            end,
+            fault_seat,
+            detail,
+            standings: played.standings.clone(),
+            moves: played.moves,
+            millis: u64::try_from(played.duration.as_millis()).unwrap_or(u64::MAX),
+        }
+    }
+}
+
+/// Reads every record of a JSON Lines file (empty lines are skipped).
+///
+/// # Errors
+/// The file cannot be read, or a line is not a record (the message names the line).
+pub fn read_records(path: &Path) -> io::Result<Vec<Record>> {
+    let file = File::open(path)?;
+    let mut records = Vec::new();
+    for (n, line) in BufReader::new(file).lines().enumerate() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let record = serde_json::from_str(&line).map_err(|e| {
+            io::Error::new(io::ErrorKind::InvalidData, format!("{}:{}: {e}", path.display(), n + 1))
+        })?;
+        records.push(record);
+    }
+    Ok(records)
+}

@@ -1,0 +1,306 @@
+//! The referee through real processes: a short match between built-in strategies, engines that
+//! fault in every way the referee must survive, records that replay, shards that merge, and an
+//! SPRT that stops early.
+//!
+//! The engine binary `zatre` belongs to another package, so Cargo does not build it for these
+//! tests by itself. They use `$ZATRE_ENGINE` when set, else `zatre` next to the test's own target
+//! profile directory (`target/debug/zatre`, built by a workspace-wide `cargo test` or
+//! `cargo build`), and when that is missing they build it with `cargo build -p zatre --bin zatre`
+//! into `target/referee-engine` (a target directory of its own, so the build does not wait on the
+//! lock that the running `cargo test` holds).
+
+use std::fs;
+use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+
+use zatre_tools::referee::{read_records, Record};
+
+const REFEREE: &str = env!("CARGO_BIN_EXE_zatre-match");
+
+/// The engine binary (see the module docs).
+fn engine() -> &'static Path {
+    static ENGINE: OnceLock<PathBuf> = OnceLock::new();
+    ENGINE.get_or_init(|| {
+        if let Some(path) = std::env::var_os("ZATRE_ENGINE") {
+            return PathBuf::from(path);
+        }
+        // target/<profile>/zatre-match -> target/<profile>
+        let profile_dir = Path::new(REFEREE).parent().expect("the referee lives in a directory");
+        let beside = profile_dir.join("zatre");
+        if beside.exists() {
+            return beside;
+        }
+        let target = profile_dir.parent().expect("a profile directory lives in target/");
+        let own = target.join("referee-engine");
+        let release = profile_dir.file_name().is_some_and(|n| n == "release");
+        let mut cargo = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+        cargo.args(["build", "-p", "zatre", "--bin", "zatre", "--target-dir"]).arg(&own);
+        if release {
+            cargo.arg("--release");
+        }
+        let status = cargo.current_dir(env!("CARGO_MANIFEST_DIR")).status().expect("cargo runs");
+        assert!(status.success(), "building the engine failed");
+        own.join(if release { "release" } else { "debug" }).join("zatre")
+    })
+}
+
+fn strategy(name: &str) -> String {
+    format!("{} --option Strategy={name}", engine().display())
+}
+
+/// Runs the referee; panics with its stderr when it fails.
+fn referee(args: &[&str]) -> Output {
+    let out = Command::new(REFEREE).args(args).stdin(Stdio::null()).output().expect("the referee runs");
+    assert!(out.status.success(), "zatre-match {args:?} failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    out
+}
+
+fn records_of(path: &Path) -> Vec<Record> {
+    let mut records = read_records(path).expect("records parse");
+    records.sort_by_key(|r| r.game);
+    records
+}
+
+#[test]
+fn a_short_match_between_strategies_plays_pairs_with_the_same_draws() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let records = dir.path().join("games.jsonl");
+    let out = referee(&[
+        "--engine",
+        &strategy("greedy"),
+        "--engine",
+        &strategy("random"),
+        "--games",
+        "4",
+        "--movetime",
+        "20",
+        "--concurrency",
+        "2",
+        "--seed",
+        "11",
+        "--records",
+        records.to_str().expect("utf-8 path"),
+    ]);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("games 4: normal 4"), "{report}");
+    assert!(
+        report.contains("Strategy=greedy") && report.contains("elo (engine 1 minus engine 2)"),
+        "{report}"
+    );
+    let records = records_of(&records);
+    assert_eq!(records.len(), 4);
+    for pair in records.chunks(2) {
+        let (a, b) = (&pair[0], &pair[1]);
+        assert_eq!(a.pair, b.pair);
+        assert_eq!(a.seed, b.seed);
+        assert_eq!(a.seating, vec![0, 1]);
+        assert_eq!(b.seating, vec![1, 0]);
+        assert_eq!(a.engines[0], b.engines[1]);
+        // The same tiles in the same order in both games of a pair, however many each draw took.
+        let drawn = |r: &Record| -> String {
+            let moves = r.replay.split(" moves ").nth(1).unwrap_or("");
+            moves.split(' ').filter_map(|t| t.strip_prefix('+')).collect()
+        };
+        let (da, db) = (drawn(a), drawn(b));
+        let n = da.len().min(db.len());
+        assert!(n > 20, "{da} / {db}");
+        assert_eq!(da[..n], db[..n]);
+    }
+    for r in &records {
+        assert_eq!(r.end, "normal");
+        assert!(r.moves > 10, "{r:?}");
+        assert_eq!(r.standings.last().map(String::as_str), Some("gameover"));
+        assert_eq!(r.results.iter().filter(|o| *o == "win").count(), usize::from(r.winner.is_some()));
+    }
+}
+
+#[test]
+fn records_replay_to_the_same_score_lines() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let records = dir.path().join("games.jsonl");
+    referee(&[
+        "--engine",
+        &strategy("random"),
+        "--engine",
+        &strategy("greedy"),
+        "--games",
+        "2",
+        "--movetime",
+        "10",
+        "--seed",
+        "5",
+        "--records",
+        records.to_str().expect("utf-8 path"),
+    ]);
+    for record in records_of(&records) {
+        let mut child = Command::new(engine())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the engine starts");
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        writeln!(stdin, "1 {}\n2 score\n3 quit", record.replay).expect("the engine reads");
+        drop(stdin);
+        let out = child.wait_with_output().expect("the engine ends");
+        let text = String::from_utf8(out.stdout).expect("utf-8 output");
+        let blocks: Vec<&str> = text.split("\n\n").collect();
+        assert_eq!(blocks[0], "=1", "the replay was refused: {text}");
+        let score = blocks[1].strip_prefix("=2 ").unwrap_or_else(|| panic!("no score response: {text}"));
+        assert_eq!(score.lines().collect::<Vec<_>>(), record.standings, "replay of game {}", record.game);
+    }
+}
+
+/// A fake engine: answers every command with an empty success, and does `on_go` on `go`.
+fn fake_engine(dir: &Path, name: &str, on_go: &str) -> String {
+    let path = dir.join(name);
+    let script = format!(
+        "#!/bin/sh\nwhile read -r id cmd rest; do\n  case \"$cmd\" in\n    go) {on_go} ;;\n    *) printf '=%s\\n\\n' \"$id\" ;;\n  esac\ndone\n"
+    );
+    fs::write(&path, script).expect("write the script");
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).expect("make it executable");
+    path.display().to_string()
+}
+
+/// Plays a pair between a faulty engine (first) and the real one; checks that the faulty engine
+/// lost both games for `kind` and returns the records.
+fn faulty_pair(name: &str, on_go: &str, kind: &str) -> Vec<Record> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fake = fake_engine(dir.path(), name, on_go);
+    let records = dir.path().join("games.jsonl");
+    let out = referee(&[
+        "--engine",
+        &fake,
+        "--engine",
+        &strategy("random"),
+        "--games",
+        "2",
+        "--movetime",
+        "50",
+        "--margin",
+        "400",
+        "--records",
+        records.to_str().expect("utf-8 path"),
+    ]);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains(&format!("games 2: {kind} 2")), "{report}");
+    let records = records_of(&records);
+    assert_eq!(records.len(), 2);
+    for r in &records {
+        let seat = r.seating.iter().position(|&e| e == 0).expect("the fake has a seat");
+        assert_eq!(r.end, kind, "{r:?}");
+        assert_eq!(r.fault_seat, Some(seat + 1), "{r:?}");
+        assert_eq!(r.results[seat], "loss");
+        assert_eq!(r.results[1 - seat], "win");
+        assert_eq!(r.winner, Some(2 - seat));
+        assert!(r.detail.as_deref().is_some_and(|d| !d.is_empty()), "{r:?}");
+    }
+    records
+}
+
+#[test]
+fn an_illegal_move_loses() {
+    let records = faulty_pair("illegal.sh", "printf '=%s bestmove 1@a1\\n\\n' \"$id\"", "illegal_move");
+    assert!(records[0].detail.as_deref().is_some_and(|d| d.contains("1@a1")), "{records:?}");
+}
+
+#[test]
+fn a_move_that_does_not_parse_loses() {
+    faulty_pair("nonsense.sh", "printf '=%s bestmove 9@zz99\\n\\n' \"$id\"", "illegal_move");
+}
+
+#[test]
+fn no_answer_to_go_loses_on_time() {
+    let records = faulty_pair("silent.sh", ":", "timeout");
+    assert!(records[0].detail.as_deref().is_some_and(|d| d.contains("450 ms")), "{records:?}");
+}
+
+#[test]
+fn a_crash_loses() {
+    let records = faulty_pair("crash.sh", "exit 3", "crash");
+    // Both games end in `go`: after the first crash a fresh process answered newgame and position.
+    for r in &records {
+        let detail = r.detail.as_deref().unwrap_or("");
+        assert!(detail.contains("during go") && detail.contains("exit status: 3"), "{r:?}");
+    }
+}
+
+#[test]
+fn garbage_loses() {
+    faulty_pair("garbage.sh", "echo 'hello, referee'", "garbage");
+}
+
+#[test]
+fn a_response_with_the_wrong_id_loses() {
+    faulty_pair("wrongid.sh", "printf '=999 bestmove pass\\n\\n'", "garbage");
+}
+
+#[test]
+fn info_lines_then_an_error_response_loses() {
+    faulty_pair("error.sh", "printf 'info depth 1\\n?%s internal oops\\n\\n' \"$id\"", "error");
+}
+
+#[test]
+fn shards_merge_into_the_report_of_the_whole_match() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = |name: &str| dir.path().join(name).to_str().expect("utf-8 path").to_string();
+    let (greedy, random) = (strategy("greedy"), strategy("random"));
+    let common =
+        ["--engine", &greedy, "--engine", &random, "--games", "6", "--movetime", "10", "--seed", "3"];
+    let whole = referee(&[&common[..], &["--records", &path("all.jsonl")]].concat());
+    for i in 1..=2 {
+        referee(
+            &[&common[..], &["--shard", &format!("{i}/2"), "--records", &path(&format!("s{i}.jsonl"))]]
+                .concat(),
+        );
+    }
+    let shard1 = records_of(Path::new(&path("s1.jsonl")));
+    assert_eq!(shard1.iter().map(|r| r.game).collect::<Vec<_>>(), vec![0, 1, 4, 5]);
+    let merged = referee(&["merge", &path("s1.jsonl"), &path("s2.jsonl")]);
+    assert_eq!(String::from_utf8_lossy(&merged.stdout), String::from_utf8_lossy(&whole.stdout));
+    let all: Vec<String> =
+        records_of(Path::new(&path("all.jsonl"))).iter().map(|r| r.replay.clone()).collect();
+    let mut parts: Vec<Record> = shard1;
+    parts.extend(records_of(Path::new(&path("s2.jsonl"))));
+    parts.sort_by_key(|r| r.game);
+    assert_eq!(parts.iter().map(|r| r.replay.clone()).collect::<Vec<_>>(), all);
+}
+
+#[test]
+fn sprt_stops_a_match_between_equals_early() {
+    let random = strategy("random");
+    let out = referee(&[
+        "--engine",
+        &random,
+        "--engine",
+        &random,
+        "--games",
+        "400",
+        "--movetime",
+        "10",
+        "--sprt",
+        "0,50",
+    ]);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("H0 accepted"), "{report}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("stopped after"), "{stderr}");
+}
+
+#[test]
+fn bad_arguments_are_refused() {
+    let out = Command::new(REFEREE).args(["--games", "2"]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let out = Command::new(REFEREE).args(["--engine", "x", "--shard", "3/2"]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let out = Command::new(REFEREE).args(["--engine", "x", "--variant", "chess"]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn output_that_is_not_utf8_loses() {
+    let records = faulty_pair("binary.sh", "printf '\\377\\376\\n'", "garbage");
+    assert!(records[0].detail.as_deref().is_some_and(|d| d.contains("UTF-8")), "{records:?}");
+}
