@@ -417,3 +417,55 @@ fn a_stdout_closed_during_a_go_ends_the_engine_quietly() {
     std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr"), &mut stderr).expect("stderr");
     assert!(stderr.is_empty(), "{stderr}");
 }
+
+/// `VmHWM` of a process, in KiB.
+fn peak_rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("/proc/<pid>/status");
+    let line = status.lines().find(|l| l.starts_with("VmHWM:")).expect("a VmHWM line");
+    line.split_whitespace().nth(1).and_then(|n| n.parse().ok()).expect("VmHWM in kB")
+}
+
+#[test]
+fn input_piped_faster_than_it_is_answered_is_not_stored() {
+    // The reader thread queued every input line for the loop without bound: a client that pipes
+    // commands faster than it reads the answers grew the engine's memory with the backlog.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zatre"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary starts");
+    let pid = child.id();
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let stdout = child.stdout.take().expect("piped stdout");
+    const LINES: usize = 600;
+    const HELPS: usize = 200;
+    let mut line = b"known_command ".to_vec();
+    line.resize(60_000, b'x');
+    line.push(b'\n');
+    let (sent, written) = mpsc::channel();
+    let writer = thread::spawn(move || {
+        // Answers that fill the stdout pipe first, so the engine blocks writing.
+        stdin.write_all(&b"help\n".repeat(HELPS)).expect("write");
+        for _ in 0..LINES {
+            if stdin.write_all(&line).is_err() {
+                break;
+            }
+            let _ = sent.send(());
+        }
+    });
+    // Nobody reads stdout yet: the engine blocks on it, and the writer must block too.
+    let mut count = 0;
+    while written.recv_timeout(Duration::from_millis(500)).is_ok() {
+        count += 1;
+    }
+    let peak = peak_rss_kib(pid);
+    assert!(count < LINES, "all {LINES} lines of 60 kB were taken in while no answer was read");
+    assert!(peak < 32 * 1024, "peak RSS {peak} KiB with {count} lines of 60 kB sent");
+    // Then every line is answered.
+    let answers: Vec<String> = BufReader::new(stdout).lines().map_while(Result::ok).collect();
+    writer.join().expect("the writer");
+    assert_eq!(answers.iter().filter(|l| l.starts_with("= protocol_version")).count(), HELPS);
+    assert_eq!(answers.iter().filter(|l| *l == "= false").count(), LINES);
+    assert_eq!(child.wait().expect("wait").code(), Some(0));
+}
