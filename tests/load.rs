@@ -5,7 +5,9 @@
 //! peak RSS (`VmHWM`) after the whole run must stay within a small factor of the one after the
 //! first tenth: no memory grows with the number of commands.
 //!
-//! `cargo test --test load -- --nocapture` prints the rate and the peak RSS.
+//! `cargo test --test load -- --nocapture` prints the rate and the peak RSS; with
+//! `LOAD_DUMP=<file>` the input is kept, to time a release build: `/usr/bin/time -v
+//! target/release/zatre < <file> > /dev/null`.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -99,6 +101,10 @@ fn two_hundred_thousand_mixed_commands_through_the_binary() {
         *kinds.entry(kind).or_default() += 1;
         input.push_str(&line);
         input.push('\n');
+    }
+    // `LOAD_DUMP=<file>` keeps the input, to time another build with it.
+    if let Some(path) = std::env::var_os("LOAD_DUMP") {
+        std::fs::write(path, &input).expect("LOAD_DUMP is writable");
     }
     for kind in ["place", "undo", "legal count", "score", "isready", "draw"] {
         assert!(kinds.get(kind).copied().unwrap_or(0) > commands / 50, "too few {kind}: {kinds:?}");
