@@ -6,7 +6,7 @@ use std::io::{self, IsTerminal, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -24,6 +24,11 @@ struct Args {
     #[arg(long = "option", value_name = "NAME=VALUE")]
     options: Vec<String>,
 }
+
+/// How many events (input lines, info lines) may wait for the loop. The reader stops reading
+/// stdin when they are not taken, so a client that pipes faster than the engine answers fills the
+/// pipe, not the engine's memory: at most this many lines of at most 64 KiB.
+const QUEUE: usize = 64;
 
 /// How long `quit` waits for a stopped search to report its move.
 const QUIT_GRACE: Duration = Duration::from_secs(1);
@@ -90,7 +95,7 @@ fn main() -> ExitCode {
 }
 
 /// Reads stdin line by line on its own thread and sends the lines to the loop.
-fn spawn_reader(events: Sender<Event>) {
+fn spawn_reader(events: SyncSender<Event>) {
     thread::spawn(move || {
         let stdin = io::stdin();
         let mut input = stdin.lock();
@@ -113,7 +118,7 @@ fn spawn_reader(events: Sender<Event>) {
 }
 
 /// Runs a job on a search thread with a fresh stop flag.
-fn spawn_job(job: Job, events: Sender<Event>) -> Running {
+fn spawn_job(job: Job, events: SyncSender<Event>) -> Running {
     let stop = Arc::new(AtomicBool::new(false));
     let running = Running { stop: Arc::clone(&stop), infinite: job.is_infinite() };
     thread::spawn(move || {
@@ -143,7 +148,7 @@ fn write_response(out: &mut impl Write, response: &Response) -> io::Result<()> {
 /// refused as `busy` are answered at once; every other line waits in `pending` and is answered, in
 /// order, when the job has reported.
 fn serve(mut engine: Engine) -> Exit {
-    let (sender, events) = mpsc::channel();
+    let (sender, events) = mpsc::sync_channel(QUEUE);
     spawn_reader(sender.clone());
     let stdout = io::stdout();
     let mut out = stdout.lock();

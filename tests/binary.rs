@@ -295,3 +295,194 @@ fn commands_that_only_read_wait_for_the_go_and_keep_their_order() {
     engine.close_input();
     assert_eq!(engine.wait_exit(PATIENCE), 0);
 }
+/// The responses (info lines skipped) up to `count` of them.
+fn responses(engine: &Engine, count: usize) -> Vec<Vec<String>> {
+    (0..count).map(|_| engine.response_skipping_info(PATIENCE)).collect()
+}
+
+/// Asserts that, after the job and its stops are answered, nothing more comes: the next `isready`
+/// is answered with nothing before it.
+fn assert_quiet(engine: &mut Engine, id: u32) {
+    engine.send(format!("{id} isready\n").as_bytes());
+    assert_eq!(engine.response_skipping_info(PATIENCE), vec![format!("={id} readyok"), String::new()]);
+}
+
+#[test]
+fn stop_sent_with_go_in_one_write_still_gives_one_bestmove() {
+    let mut engine = Engine::spawn(&[]);
+    ready_to_move(&mut engine);
+    for (k, go) in ["go infinite", "go", "go nodes 1000000000", "go movetime 100000"].iter().enumerate() {
+        let (g, s) = (10 * k + 1, 10 * k + 2);
+        let sent = Instant::now();
+        engine.send(format!("{g} {go}\n{s} stop\n").as_bytes());
+        let got = responses(&engine, 2);
+        assert!(sent.elapsed() < Duration::from_secs(1), "{go}: stop took {:?}", sent.elapsed());
+        assert!(got.contains(&vec![format!("={s}"), String::new()]), "{go}: {got:?}");
+        assert!(got.iter().any(|r| r[0].starts_with(&format!("={g} bestmove "))), "{go}: {got:?}");
+        assert_quiet(&mut engine, 10 * k as u32 + 3);
+    }
+}
+
+#[test]
+fn stop_twice_during_a_go_answers_both_and_gives_one_bestmove() {
+    let mut engine = Engine::spawn(&[]);
+    ready_to_move(&mut engine);
+    engine.send(b"1 go infinite\n");
+    thread::sleep(Duration::from_millis(20));
+    engine.send(b"2 stop\n3 stop\n");
+    let got = responses(&engine, 3);
+    assert!(got.contains(&vec!["=2".to_owned(), String::new()]), "{got:?}");
+    assert!(got.contains(&vec!["=3".to_owned(), String::new()]), "{got:?}");
+    assert_eq!(got.iter().filter(|r| r[0].starts_with("=1 bestmove ")).count(), 1, "{got:?}");
+    // The first stop comes before the move, which comes before nothing else of the go.
+    let first_stop = got.iter().position(|r| r[0] == "=2").expect("=2");
+    let best = got.iter().position(|r| r[0].starts_with("=1 ")).expect("=1");
+    assert!(first_stop < best, "{got:?}");
+    assert_quiet(&mut engine, 4);
+    engine.send(b"5 stop\n6 stop\n");
+    assert_eq!(
+        responses(&engine, 2),
+        vec![vec!["=5".to_owned(), String::new()], vec!["=6".to_owned(), String::new()]]
+    );
+}
+
+#[test]
+fn go_while_a_go_runs_is_busy_and_the_first_go_answers_once() {
+    let mut engine = Engine::spawn(&[]);
+    ready_to_move(&mut engine);
+    engine.send(b"1 go infinite\n2 go\n3 go infinite\n4 perft 1\n5 bench\n6 legal count\n");
+    for id in 2..=5 {
+        let r = engine.response_skipping_info(PATIENCE);
+        assert!(r[0].starts_with(&format!("?{id} busy ")), "{r:?}");
+    }
+    assert_eq!(engine.response_skipping_info(PATIENCE), vec!["=6 60".to_owned(), String::new()]);
+    engine.send(b"7 stop\n");
+    let got = responses(&engine, 2);
+    assert_eq!(got[0], vec!["=7".to_owned(), String::new()]);
+    assert!(got[1][0].starts_with("=1 bestmove "), "{got:?}");
+    // Now a go is accepted again.
+    engine.send(b"8 go infinite\n9 stop\n");
+    let got = responses(&engine, 2);
+    assert!(got.iter().any(|r| r[0].starts_with("=8 bestmove ")), "{got:?}");
+    assert_quiet(&mut engine, 10);
+}
+
+#[test]
+fn quit_sent_with_go_in_one_write_exits_promptly_after_the_bestmove() {
+    for go in ["go infinite", "go nodes 1000000000", "perft 9"] {
+        let mut engine = Engine::spawn(&[]);
+        ready_to_move(&mut engine);
+        let sent = Instant::now();
+        engine.send(format!("1 {go}\n2 quit\n3 isready\n").as_bytes());
+        let best = engine.response_skipping_info(PATIENCE);
+        assert!(best[0].starts_with("=1 "), "{go}: {best:?}");
+        assert_eq!(engine.response(PATIENCE), vec!["=2", ""], "{go}");
+        assert_eq!(engine.wait_exit(PATIENCE), 0, "{go}");
+        assert!(sent.elapsed() < Duration::from_millis(1500), "{go}: quit took {:?}", sent.elapsed());
+        // Nothing after quit: the isready is never read.
+        assert!(engine.lines.recv_timeout(Duration::from_millis(100)).is_err(), "{go}: output after quit");
+    }
+}
+
+#[test]
+fn end_of_input_right_after_go_and_stop_exits_after_one_bestmove() {
+    let mut engine = Engine::spawn(&[]);
+    ready_to_move(&mut engine);
+    engine.send(b"1 go infinite\n2 stop\n3 isready\n");
+    engine.close_input();
+    let got = responses(&engine, 3);
+    assert_eq!(got.iter().filter(|r| r[0].starts_with("=1 bestmove ")).count(), 1, "{got:?}");
+    assert!(got.contains(&vec!["=2".to_owned(), String::new()]), "{got:?}");
+    assert!(got.contains(&vec!["=3 readyok".to_owned(), String::new()]), "{got:?}");
+    assert_eq!(engine.wait_exit(PATIENCE), 0);
+}
+
+#[test]
+fn a_stdout_closed_during_a_go_ends_the_engine_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zatre"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let mut stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+    stdin.write_all(b"newgame seed 7\ndraw 1 2 3\n1 go infinite\n").expect("write");
+    stdin.flush().expect("flush");
+    let mut first = String::new();
+    stdout.read_line(&mut first).expect("read");
+    assert_eq!(first, "=\n");
+    drop(stdout);
+    // The engine must write to notice: stop the go, then keep asking.
+    let _ = stdin.write_all(b"2 stop\n");
+    for _ in 0..100 {
+        if stdin.write_all(b"isready\n").is_err() {
+            break;
+        }
+    }
+    drop(stdin);
+    let deadline = Instant::now() + PATIENCE;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "the engine did not exit");
+        thread::sleep(Duration::from_millis(5));
+    };
+    assert_eq!(status.code(), Some(0));
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr"), &mut stderr).expect("stderr");
+    assert!(stderr.is_empty(), "{stderr}");
+}
+
+/// `VmHWM` of a process, in KiB.
+fn peak_rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("/proc/<pid>/status");
+    let line = status.lines().find(|l| l.starts_with("VmHWM:")).expect("a VmHWM line");
+    line.split_whitespace().nth(1).and_then(|n| n.parse().ok()).expect("VmHWM in kB")
+}
+
+#[test]
+fn input_piped_faster_than_it_is_answered_is_not_stored() {
+    // The reader thread queued every input line for the loop without bound: a client that pipes
+    // commands faster than it reads the answers grew the engine's memory with the backlog.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zatre"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary starts");
+    let pid = child.id();
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let stdout = child.stdout.take().expect("piped stdout");
+    const LINES: usize = 600;
+    const HELPS: usize = 200;
+    let mut line = b"known_command ".to_vec();
+    line.resize(60_000, b'x');
+    line.push(b'\n');
+    let (sent, written) = mpsc::channel();
+    let writer = thread::spawn(move || {
+        // Answers that fill the stdout pipe first, so the engine blocks writing.
+        stdin.write_all(&b"help\n".repeat(HELPS)).expect("write");
+        for _ in 0..LINES {
+            if stdin.write_all(&line).is_err() {
+                break;
+            }
+            let _ = sent.send(());
+        }
+    });
+    // Nobody reads stdout yet: the engine blocks on it, and the writer must block too.
+    let mut count = 0;
+    while written.recv_timeout(Duration::from_millis(500)).is_ok() {
+        count += 1;
+    }
+    let peak = peak_rss_kib(pid);
+    assert!(count < LINES, "all {LINES} lines of 60 kB were taken in while no answer was read");
+    assert!(peak < 32 * 1024, "peak RSS {peak} KiB with {count} lines of 60 kB sent");
+    // Then every line is answered.
+    let answers: Vec<String> = BufReader::new(stdout).lines().map_while(Result::ok).collect();
+    writer.join().expect("the writer");
+    assert_eq!(answers.iter().filter(|l| l.starts_with("= protocol_version")).count(), HELPS);
+    assert_eq!(answers.iter().filter(|l| *l == "= false").count(), LINES);
+    assert_eq!(child.wait().expect("wait").code(), Some(0));
+}

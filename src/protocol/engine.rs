@@ -23,6 +23,10 @@ use super::response::{ErrorCode, Failure, Response};
 /// The version of the protocol this engine speaks.
 pub const PROTOCOL_VERSION: u32 = 1;
 
+/// The largest `turn` a position line may give: more than any game lasts (`rounds` is at most
+/// 100000, players at most 6), and far enough from `u32::MAX` that playing on cannot overflow.
+pub const MAX_TURN: u32 = 1_000_000;
+
 /// What the caller must do after a command.
 #[derive(Debug)]
 pub enum Outcome {
@@ -336,6 +340,12 @@ impl Engine {
                 let line: Vec<String> = fields.iter().map(|(k, v)| format!("{k}={v}")).collect();
                 let position = Position::from_line(&line.join(" "))
                     .map_err(|e: SetupError| fail(ErrorCode::InvalidPosition, e))?;
+                if position.turn() > MAX_TURN {
+                    return Err(Failure::new(
+                        ErrorCode::InvalidPosition,
+                        format!("bad value in field 'turn': a number from 1 to {MAX_TURN}"),
+                    ));
+                }
                 self.start(Game::from_position(position), None);
                 Ok(String::new())
             }
@@ -473,6 +483,25 @@ mod tests {
         let first = reply(&mut engine, "draw");
         reply(&mut engine, "undo");
         assert_eq!(reply(&mut engine, "draw"), first);
+    }
+
+    #[test]
+    fn a_position_line_with_a_turn_too_large_to_go_on_is_refused() {
+        // turn=4294967295 was accepted, and the next move overflowed the turn counter (a panic
+        // in a build with overflow checks, a wrapped turn=0 that no position line reads otherwise).
+        let mut engine = Engine::with_seed(1);
+        reply(&mut engine, "position startpos moves +123 1@h8,2@h9,3@h10 +45");
+        let line = engine.position().to_line();
+        for (turn, ok) in [("4294967295", false), ("1000001", false), ("1000000", true)] {
+            let r =
+                reply(&mut engine, &format!("position {}", line.replace("turn=2", &format!("turn={turn}"))));
+            assert_eq!(r.starts_with('='), ok, "turn={turn}: {r}");
+            if ok {
+                assert!(reply(&mut engine, "place 4@i10,5@i11").starts_with("= points"), "{line}");
+            } else {
+                assert!(r.starts_with("? invalid_position bad value in field 'turn'"), "{r}");
+            }
+        }
     }
 
     #[test]

@@ -275,7 +275,8 @@ fn number<'a, T: std::str::FromStr>(what: &'static str) -> impl FnMut(&'a str) -
 /// A cell, `<letter a..z><row from 1>`: (0-based column, 1-based row).
 fn cell(i: &str) -> PResult<'_, (u8, u16)> {
     let (rest, letter) = satisfy(|c| c.is_ascii_lowercase()).parse(i)?;
-    let (rest, row) = number::<u16>("row").parse(rest)?;
+    // A row too large is quoted as the whole cell, like a row 0.
+    let (rest, row) = number::<u16>("row").parse(rest).map_err(|e| e.map(|p| Problem::new(i, p.kind)))?;
     if row == 0 {
         return Err(Err::Failure(Problem::new(i, ProblemKind::OutOfRange("row"))));
     }
@@ -615,6 +616,17 @@ mod tests {
             err("place"),
             (ErrorCode::SyntaxError, "place: expected a move, found end of line".into())
         );
+    }
+
+    #[test]
+    fn a_row_out_of_range_quotes_the_whole_cell() {
+        // `1@h99999` quoted '99999' while `1@h0` quoted 'h0'.
+        assert_eq!(
+            err("place 1@h99999"),
+            (ErrorCode::InvalidArgument, "place: row out of range: 'h99999'".into())
+        );
+        assert_eq!(err("place 1@h0"), (ErrorCode::InvalidArgument, "place: row out of range: 'h0'".into()));
+        assert_eq!(err("place 1@h").0, ErrorCode::SyntaxError);
     }
 
     #[test]
