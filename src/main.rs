@@ -211,7 +211,7 @@ fn act(
     engine: &mut Engine,
     line: &RawLine,
     running: &mut Option<Running>,
-    sender: &Sender<Event>,
+    sender: &SyncSender<Event>,
     events: &Receiver<Event>,
     out: &mut impl Write,
 ) -> io::Result<Flow> {

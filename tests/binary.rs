@@ -355,11 +355,11 @@ fn go_while_a_go_runs_is_busy_and_the_first_go_answers_once() {
         let r = engine.response_skipping_info(PATIENCE);
         assert!(r[0].starts_with(&format!("?{id} busy ")), "{r:?}");
     }
-    assert_eq!(engine.response_skipping_info(PATIENCE), vec!["=6 60".to_owned(), String::new()]);
     engine.send(b"7 stop\n");
-    let got = responses(&engine, 2);
+    let got = responses(&engine, 3);
     assert_eq!(got[0], vec!["=7".to_owned(), String::new()]);
     assert!(got[1][0].starts_with("=1 bestmove "), "{got:?}");
+    assert_eq!(got[2], vec!["=6 60".to_owned(), String::new()], "legal count waits for the go");
     // Now a go is accepted again.
     engine.send(b"8 go infinite\n9 stop\n");
     let got = responses(&engine, 2);
