@@ -28,6 +28,11 @@ const MAX_HAND: usize = 4;
 fn answer(engine: &mut Engine, line: &str) -> String {
     match engine.handle_line(&RawLine::Bytes(line.as_bytes().to_vec())) {
         Some(Outcome::Reply(r)) => r.to_string(),
+        Some(Outcome::Start(job)) => {
+            let response = job.run(&std::sync::atomic::AtomicBool::new(false), &mut |_| {});
+            engine.job_finished();
+            response.to_string()
+        }
         other => panic!("{line}: unexpected {other:?}"),
     }
 }

@@ -138,6 +138,7 @@ fn run(path: &Path) -> Vec<String> {
     let text = fs::read_to_string(path).expect("readable transcript");
     let mut engine = Engine::with_seed(0);
     let mut pending: Option<Job> = None;
+    let mut held: Vec<RawLine> = Vec::new();
     let mut failures = Vec::new();
     let mut quit = false;
     let mut blessed: Vec<(usize, Vec<String>)> = Vec::new();
@@ -150,7 +151,15 @@ fn run(path: &Path) -> Vec<String> {
             let bytes = input_bytes(&step.input);
             let line =
                 if bytes.len() > MAX_LINE_BYTES + 1 { RawLine::TooLong } else { RawLine::Bytes(bytes) };
-            match engine.handle_line(&line) {
+            // As the daemon's loop does, hold the lines that wait for a running job: they are
+            // answered after it, in the step that stops it.
+            let outcome = if pending.is_some() && !engine.answers_during_job(&line) {
+                held.push(line);
+                None
+            } else {
+                engine.handle_line(&line)
+            };
+            match outcome {
                 None => {}
                 Some(Outcome::Reply(r)) => actual.extend(r.to_string().lines().map(str::to_owned)),
                 Some(Outcome::Stop(r)) => {
@@ -158,6 +167,18 @@ fn run(path: &Path) -> Vec<String> {
                     if let Some(job) = pending.take() {
                         run_job(job, true, &mut actual);
                         engine.job_finished();
+                        for line in held.drain(..) {
+                            match engine.handle_line(&line) {
+                                Some(Outcome::Reply(r)) => {
+                                    actual.extend(r.to_string().lines().map(str::to_owned))
+                                }
+                                Some(Outcome::Start(job)) => {
+                                    run_job(job, false, &mut actual);
+                                    engine.job_finished();
+                                }
+                                _ => {}
+                            }
+                        }
                     }
                 }
                 Some(Outcome::Quit(r)) => {

@@ -48,7 +48,11 @@ pub struct Engine {
     /// The generator before each draw or move still in the game's history, for `undo`.
     rng_history: Vec<ChaCha8Rng>,
     options: EngineOptions,
+    /// A job runs (until the caller reports it finished).
     busy: bool,
+    /// The running job is a `go`: commands that would change the game are `busy`. Other jobs
+    /// (`perft`, `bench`, `legal`) make the loop hold such commands until they end.
+    searching: bool,
 }
 
 impl Default for Engine {
@@ -167,6 +171,7 @@ impl Engine {
             rng_history: Vec::new(),
             options: EngineOptions::default(),
             busy: false,
+            searching: false,
         }
     }
 
@@ -196,6 +201,7 @@ impl Engine {
     /// The caller reports that the job it was given has finished.
     pub fn job_finished(&mut self) {
         self.busy = false;
+        self.searching = false;
     }
 
     /// Frames, parses and executes one input line; `None` for a line that is answered with
@@ -215,15 +221,16 @@ impl Engine {
         }
     }
 
-    /// Whether a line is answered at once while a job runs: `isready`, `stop`, `quit`, the
-    /// commands refused as `busy`, and lines that need no answer. Every other line waits for
-    /// the job, so that responses keep the order of the commands.
+    /// Whether a line is answered at once while a job runs: `stop`, `quit`, lines that need no
+    /// answer, and while a `go` runs `isready` and the commands refused as `busy`. Every other
+    /// line waits for the job, so that responses keep the order of the commands.
     pub fn answers_during_job(&self, line: &RawLine) -> bool {
         let RawLine::Bytes(bytes) = line else { return false };
         match parse_line(bytes) {
             Line::Ignored => true,
             Line::Request { command: Ok(command), .. } => {
-                matches!(command, Command::IsReady | Command::Stop | Command::Quit) || changes_game(&command)
+                matches!(command, Command::Stop | Command::Quit)
+                    || (self.searching && (matches!(command, Command::IsReady) || changes_game(&command)))
             }
             Line::Request { command: Err(_), .. } => false,
         }
@@ -231,7 +238,9 @@ impl Engine {
 
     /// Executes one command. A command that fails changes nothing.
     pub fn execute(&mut self, id: Option<Id>, command: Command) -> Outcome {
-        if self.busy && changes_game(&command) {
+        // The loop holds `legal` until a running job ends; called in-process meanwhile, it is busy.
+        let second_job = self.busy && matches!(command, Command::Legal | Command::LegalCount);
+        if (self.searching && changes_game(&command)) || second_job {
             let failure = Failure::new(
                 ErrorCode::Busy,
                 format!("{} is not allowed while a search runs: stop it first", command.word()),
@@ -245,6 +254,7 @@ impl Engine {
             Command::Go(args) => match self.go_job(id.clone(), args) {
                 Ok(job) => {
                     self.busy = true;
+                    self.searching = true;
                     return Outcome::Start(job);
                 }
                 Err(failure) => Err(failure),
@@ -257,6 +267,14 @@ impl Engine {
                 self.busy = true;
                 return Outcome::Start(Job::bench(id));
             }
+            Command::Legal | Command::LegalCount => match self.move_due() {
+                Ok(()) => {
+                    self.busy = true;
+                    let count = matches!(command, Command::LegalCount);
+                    return Outcome::Start(Job::legal(id, self.game.position().clone(), count));
+                }
+                Err(failure) => Err(failure),
+            },
             command => self.run(command),
         };
         if let Err(failure) = &result {
@@ -311,14 +329,6 @@ impl Engine {
                 }
                 Ok(String::new())
             }
-            Command::Legal => {
-                let moves = self.legal_moves()?;
-                Ok(moves.iter().map(Move::to_string).collect::<Vec<_>>().join("\n"))
-            }
-            Command::LegalCount => {
-                self.move_due()?;
-                Ok(self.game.position().movegen().legal_count().to_string())
-            }
             Command::Score(None) => {
                 let position = self.game.position();
                 let mut lines: Vec<String> = position.standings().iter().map(ToString::to_string).collect();
@@ -355,9 +365,13 @@ impl Engine {
                 self.start(game, newgame.seed);
                 Ok(String::new())
             }
-            Command::Quit | Command::Stop | Command::Go(_) | Command::Bench | Command::Perft(_) => {
-                Err(Failure::new(ErrorCode::Internal, "command dispatched twice"))
-            }
+            Command::Quit
+            | Command::Stop
+            | Command::Go(_)
+            | Command::Bench
+            | Command::Perft(_)
+            | Command::Legal
+            | Command::LegalCount => Err(Failure::new(ErrorCode::Internal, "command dispatched twice")),
         }
     }
 
@@ -392,11 +406,6 @@ impl Engine {
             Phase::Draw => Err(fail(ErrorCode::IllegalMove, MoveError::DrawDue)),
             Phase::Over => Err(fail(ErrorCode::GameOver, MoveError::GameOver)),
         }
-    }
-
-    fn legal_moves(&self) -> Result<Vec<Move>, Failure> {
-        self.move_due()?;
-        Ok(self.game.position().movegen().legal_moves())
     }
 }
 
@@ -512,7 +521,7 @@ mod tests {
             panic!("go starts a job");
         };
         assert!(reply(&mut engine, "1 place 1@h8,2@h9,3@h10").starts_with("?1 busy "));
-        assert!(reply(&mut engine, "2 legal count").starts_with("=2 60"));
+        assert!(reply(&mut engine, "2 score").starts_with("=2 player 1"));
         assert!(reply(&mut engine, "3 isready").starts_with("=3 readyok"));
         engine.job_finished();
         assert!(reply(&mut engine, "4 place 1@h8,2@h9,3@h10").starts_with("=4 points"));

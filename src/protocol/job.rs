@@ -1,4 +1,4 @@
-//! The long-running commands, `go` and `bench`: a job owns a copy of the position and runs on a
+//! The long-running commands, `go`, `bench`, `perft` and `legal`: a job owns a copy of the position and runs on a
 //! search thread, reporting `info` lines through a callback and checking a stop flag.
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,6 +28,7 @@ enum JobKind {
     Go { position: Box<Position>, args: GoArgs, options: EngineOptions },
     Bench,
     Perft { position: Box<Position>, depth: u32 },
+    Legal { position: Box<Position>, count: bool },
 }
 
 impl Job {
@@ -46,6 +47,12 @@ impl Job {
         Job { id, kind: JobKind::Perft { position: Box::new(position), depth } }
     }
 
+    /// A `legal` (or `legal count`) on a copy of the position: a job, so that a hand whose moves
+    /// run into the millions can be stopped and never blocks `isready`.
+    pub fn legal(id: Option<Id>, position: Position, count: bool) -> Job {
+        Job { id, kind: JobKind::Legal { position: Box::new(position), count } }
+    }
+
     /// The id of the command that started the job.
     pub fn id(&self) -> Option<&Id> {
         self.id.as_ref()
@@ -62,8 +69,9 @@ impl Job {
         let result = match self.kind {
             JobKind::Go { position, args, options } => go(&position, args, options, stop, info),
             JobKind::Bench => bench(stop),
+            JobKind::Legal { position, count } => Ok(legal(&position, count, stop)),
             JobKind::Perft { position, depth } => {
-                let count = perft(&position, depth, stop);
+                let count = crate::rules::perft_until(&position, depth, stop);
                 if stop.load(Ordering::Relaxed) {
                     Ok(format!("{count} stopped"))
                 } else {
@@ -100,6 +108,29 @@ fn go(
         }
     }
     Ok(format!("bestmove {} score {:.2} nodes {}", outcome.best, outcome.score, outcome.nodes))
+}
+
+/// The legal moves one a line, or their number; ` stopped` (a last line `stopped`) when the
+/// stop flag ended the enumeration early. Moves are written straight into the payload.
+fn legal(position: &Position, count: bool, stop: &AtomicBool) -> String {
+    let mut generator = position.movegen().with_stop(stop);
+    let mut payload = if count {
+        generator.legal_count().to_string()
+    } else {
+        let mut lines = String::new();
+        let _ = generator.for_each_legal(&mut |placements| {
+            if !lines.is_empty() {
+                lines.push('\n');
+            }
+            lines.push_str(&crate::rules::Move::new(placements.to_vec()).to_string());
+            ControlFlow::Continue(())
+        });
+        lines
+    };
+    if stop.load(Ordering::Relaxed) {
+        payload.push_str(if count { " stopped" } else { "\nstopped" });
+    }
+    payload
 }
 
 /// `info depth <d> multipv <k> score <s> nodes <n> nps <n> time <ms> pv <moves>`.
@@ -156,38 +187,4 @@ fn bench(stop: &AtomicBool) -> Result<String, Failure> {
     let micros = started.elapsed().as_micros().max(1);
     let nps = u128::from(nodes) * 1_000_000 / micros;
     Ok(format!("nodes {nodes} nps {nps}"))
-}
-
-/// The perft count of the rules (see PROTOCOL.md), checking `stop` at every inner node: when it
-/// is set the count so far is returned.
-fn perft(position: &Position, depth: u32, stop: &AtomicBool) -> u64 {
-    if depth <= 1 || stop.load(Ordering::Relaxed) {
-        return if stop.load(Ordering::Relaxed) { 0 } else { crate::rules::perft(position, depth) };
-    }
-    match position.phase() {
-        Phase::Over => 0,
-        Phase::Draw => position
-            .possible_draws()
-            .into_iter()
-            .map(|(draw, _)| {
-                let mut next = position.clone();
-                let values: Vec<u8> = draw.values().collect();
-                // `possible_draws` lists only draws the rules allow; a refused one counts nothing.
-                next.draw(&values).map_or(0, |_| perft(&next, depth, stop))
-            })
-            .sum(),
-        Phase::Place => {
-            let mut total = 0;
-            let _ = position.movegen().for_each_legal(&mut |placements| {
-                if stop.load(Ordering::Relaxed) {
-                    return ControlFlow::Break(());
-                }
-                let mut next = position.clone();
-                next.play_unchecked(placements);
-                total += perft(&next, depth - 1, stop);
-                ControlFlow::Continue(())
-            });
-            total
-        }
-    }
 }

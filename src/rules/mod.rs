@@ -22,7 +22,7 @@ pub use geometry::{Cell, Geometry, Shape, Square};
 pub use movegen::MoveGen;
 pub use moves::{Move, Placement};
 pub use options::{CenterCross, ForcedDouble, KidsScoring, Leftovers, MustPlace, Rules, Variant};
-pub use perft::perft;
+pub use perft::{perft, perft_until};
 pub use position::{Phase, Position, Standing};
 pub use scoring::MoveScore;
 pub use sheet::{Mark, Sheet};

@@ -10,6 +10,7 @@
 //! for its double cells, which are checked when the set is complete.
 
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::board::{Axis, Board};
 use super::error::MoveError;
@@ -48,6 +49,8 @@ pub struct MoveGen<'r> {
     untried: Vec<Cell>,
     /// Normal cells each value fits on, on the board the generator started from (lazy).
     base_fits: Option<[Vec<Cell>; VALUES]>,
+    /// When raised, every enumeration ends at once: counts and listings are then partial.
+    stop: Option<&'r AtomicBool>,
 }
 
 type Sink<'s, 'r> = dyn FnMut(&mut MoveGen<'r>) -> ControlFlow<()> + 's;
@@ -67,7 +70,15 @@ impl<'r> MoveGen<'r> {
             marks: [vec![false; GRID], vec![false; GRID]],
             untried: Vec::with_capacity(1024),
             base_fits: None,
+            stop: None,
         }
+    }
+
+    /// Makes every enumeration end as soon as `stop` is raised (checked at every set). What it
+    /// returned after that is partial: the caller knows from the flag.
+    pub fn with_stop(mut self, stop: &'r AtomicBool) -> MoveGen<'r> {
+        self.stop = Some(stop);
+        self
     }
 
     /// The set being visited, in an order in which it is legal.
@@ -139,6 +150,9 @@ impl<'r> MoveGen<'r> {
     ) -> ControlFlow<()> {
         let neighbourly = self.rules.needs_neighbour();
         for i in (lo..hi).rev() {
+            if self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                return ControlFlow::Break(());
+            }
             let u = self.untried[i];
             let Some(room) = self.board.room(u, self.limit) else { continue };
             let first = self.hand.distinct().next();

@@ -2,12 +2,18 @@
 //! distinct draw along the way (see protocol/PROTOCOL.md, "perft").
 
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::position::{Phase, Position};
 
 /// Counts the leaves `depth` moves deep. Draws do not use up depth; a finished game has no
 /// leaves below it.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
+    perft_until(pos, depth, &AtomicBool::new(false))
+}
+
+/// [`perft`] that ends as soon as `stop` is raised, returning the leaves counted so far.
+pub fn perft_until(pos: &Position, depth: u32, stop: &AtomicBool) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -16,22 +22,23 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
         Phase::Draw => pos
             .possible_draws()
             .into_iter()
+            .take_while(|_| !stop.load(Ordering::Relaxed))
             .map(|(draw, _)| {
                 let mut next = pos.clone();
                 let values: Vec<u8> = draw.values().collect();
                 match next.draw(&values) {
-                    Ok(_) => perft(&next, depth),
+                    Ok(_) => perft_until(&next, depth, stop),
                     Err(e) => unreachable!("possible_draws gave an impossible draw: {e}"),
                 }
             })
             .sum(),
-        Phase::Place if depth == 1 => pos.movegen().legal_count(),
+        Phase::Place if depth == 1 => pos.movegen().with_stop(stop).legal_count(),
         Phase::Place => {
             let mut total = 0;
-            let _ = pos.movegen().for_each_legal(&mut |placements| {
+            let _ = pos.movegen().with_stop(stop).for_each_legal(&mut |placements| {
                 let mut next = pos.clone();
                 next.play_unchecked(placements);
-                total += perft(&next, depth - 1);
+                total += perft_until(&next, depth - 1, stop);
                 ControlFlow::Continue(())
             });
             total
