@@ -1,8 +1,23 @@
 //! Move suggestion: the strategies behind `go`. The search never prints: it reports progress
 //! through a callback and returns its outcome.
+//!
+//! - `random`: a uniformly random legal move.
+//! - `greedy` ([`greedy`]): the move that adds most to the mover's standing now, ties broken by
+//!   the fewest points left open to the next player.
+//! - `search` ([`montecarlo`]): a static evaluation of what the sheets will be worth at the end
+//!   ([`eval`], [`ledger`]) picks a shortlist; Monte Carlo playouts of the following turns, with
+//!   successive halving, choose among it.
+
+mod bench;
+mod eval;
+mod greedy;
+mod ledger;
+mod montecarlo;
+
+pub use bench::{bench, bench_positions, BenchResult};
 
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use rand::{Rng, SeedableRng};
@@ -107,10 +122,31 @@ pub fn run(
     if pos.phase() != Phase::Place {
         return None;
     }
+    match options.strategy {
+        Strategy::Random => Some(random_move(pos, options, on_info)),
+        Strategy::Greedy => Some(greedy_move(pos, on_info)),
+        Strategy::Search => montecarlo::search(pos, limits, options, stop, on_info),
+    }
+}
+
+fn single_info(started: Instant, nodes: u64, score: f64, best: &Move, on_info: &mut dyn FnMut(&Info)) {
+    let time_ms = started.elapsed().as_millis() as u64;
+    on_info(&Info {
+        depth: 1,
+        nodes,
+        nps: nodes * 1000 / time_ms.max(1),
+        time_ms,
+        multipv: 1,
+        score,
+        pv: vec![best.clone()],
+    });
+}
+
+/// A uniformly random legal move (reservoir sampling keeps the choice uniform without
+/// materialising the moves).
+fn random_move(pos: &Position, options: &SearchOptions, on_info: &mut dyn FnMut(&Info)) -> Outcome {
     let started = Instant::now();
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed ^ pos.turn() as u64);
-    let _ = (limits, stop);
-    // Reservoir sampling keeps the choice uniform without materialising the moves.
     let mut best = Move::pass();
     let mut seen = 0u64;
     let _ = pos.movegen().for_each_legal(&mut |placements| {
@@ -120,17 +156,34 @@ pub fn run(
         }
         ControlFlow::Continue(())
     });
-    let time_ms = started.elapsed().as_millis() as u64;
-    let info = Info {
-        depth: 1,
-        nodes: seen,
-        nps: seen * 1000 / time_ms.max(1),
-        time_ms,
-        multipv: 1,
-        score: 0.0,
-        pv: vec![best.clone()],
+    single_info(started, seen, 0.0, &best, on_info);
+    Outcome { best, score: 0.0, nodes: seen }
+}
+
+/// The greedy move; its score is what it adds to the mover's standing now.
+fn greedy_move(pos: &Position, on_info: &mut dyn FnMut(&Info)) -> Outcome {
+    let started = Instant::now();
+    let ledgers = eval::ledgers_of(pos);
+    let me = pos.rules().sheet_of_seat(pos.to_move());
+    let mut nodes = 0u64;
+    let _ = pos.movegen().for_each_legal(&mut |_| {
+        nodes += 1;
+        ControlFlow::Continue(())
+    });
+    let (best, score) = match greedy::greedy(pos, &ledgers[me]) {
+        Some(s) => (Move::new(s.placements), s.gain as f64),
+        None => (Move::pass(), 0.0),
     };
-    on_info(&info);
-    let _ = stop.load(Ordering::Relaxed);
-    Some(Outcome { best, score: 0.0, nodes: seen })
+    single_info(started, nodes, score, &best, on_info);
+    Outcome { best, score, nodes }
+}
+
+/// The greedy choice as a plain function, for tools that play many games in-process.
+pub fn greedy_choice(pos: &Position) -> Option<Move> {
+    if pos.phase() != Phase::Place {
+        return None;
+    }
+    let ledgers = eval::ledgers_of(pos);
+    let me = pos.rules().sheet_of_seat(pos.to_move());
+    greedy::greedy(pos, &ledgers[me]).map(|s| Move::new(s.placements))
 }

@@ -1,0 +1,72 @@
+//! `bench`: a fixed set of positions searched to fixed node counts. The total node count is the
+//! signature of search behaviour: it changes only when what the search does changes.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::rules::{Phase, Position, Rules, Variant};
+
+use super::{greedy_choice, run, Limits, SearchOptions, Strategy};
+
+/// What a bench run measured.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct BenchResult {
+    /// The signature: the sum of the nodes of every search.
+    pub nodes: u64,
+    pub nps: u64,
+    pub time_ms: u64,
+}
+
+/// The bench games: a variant, a player count, extra options and the turns greedy plays first.
+const GAMES: [(Variant, u8, &[(&str, &str)], u32); 6] = [
+    (Variant::Classic, 2, &[], 20),
+    (Variant::Classic, 3, &[("rules", "cz3")], 24),
+    (Variant::Classic, 4, &[("teams", "on")], 40),
+    (Variant::Classic, 1, &[("rules", "cz4")], 12),
+    (Variant::Dice, 2, &[], 14),
+    (Variant::Kids, 2, &[], 10),
+];
+
+/// The bench positions: seeded games played by greedy to mid-game, with the next hand drawn.
+pub fn bench_positions() -> Vec<Position> {
+    GAMES
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &(variant, players, options, turns))| {
+            let rules = Rules::with_options(variant, players, options.iter().copied()).ok()?;
+            let mut rng = ChaCha8Rng::seed_from_u64(1000 + i as u64);
+            let mut pos = Position::new(rules);
+            loop {
+                if pos.is_over() {
+                    return None;
+                }
+                pos.draw_random(&mut rng).ok()?;
+                if pos.turn() > turns {
+                    return Some(pos);
+                }
+                let mv = greedy_choice(&pos)?;
+                pos.play_unchecked(mv.placements());
+                debug_assert_ne!(pos.phase(), Phase::Place);
+            }
+        })
+        .collect()
+}
+
+/// Searches every bench position to `nodes` nodes on one thread.
+pub fn bench(nodes: u64) -> BenchResult {
+    let started = Instant::now();
+    let stop = AtomicBool::new(false);
+    let limits = Limits { nodes: Some(nodes), ..Limits::default() };
+    let options = SearchOptions { strategy: Strategy::Search, threads: 1, multipv: 1, seed: 0 };
+    let mut total = 0;
+    for pos in bench_positions() {
+        if let Some(outcome) = run(&pos, &limits, &options, &stop, &mut |_| {}) {
+            total += outcome.nodes;
+        }
+    }
+    let time_ms = started.elapsed().as_millis() as u64;
+    BenchResult { nodes: total, nps: total * 1000 / time_ms.max(1), time_ms }
+}

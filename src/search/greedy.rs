@@ -1,0 +1,181 @@
+//! The greedy player: the move that adds most to the mover's sheet total now (classic: plus the
+//! pips it takes out of the hand, as the standings count them), ties broken by the fewest points
+//! left open to the next player.
+//!
+//! "Points left open" is a cheap proxy for the next player's best reply: for every empty cell at
+//! an end of a run through a tile of the move, the most a single tile could score there (its two
+//! runs at 10, 11, 12 give 1, 2, 4; on a double cell a cross adds 2), summed over those cells.
+
+use std::ops::ControlFlow;
+
+use crate::rules::{Axis, Board, Cell, MoveScore, Placement, Position, Rules, Square, Variant};
+
+use super::ledger::Ledger;
+
+/// A move as the greedy player sees it.
+#[derive(Clone, Debug)]
+pub(crate) struct Scored {
+    pub placements: Vec<Placement>,
+    /// What it adds to the mover's standing now.
+    pub gain: i64,
+    /// Points left open to the next player (the tie-break; lower is better).
+    pub open: u32,
+}
+
+/// Scores a move on the board after it: the same facts as [`MoveScore::of`], without
+/// allocating. The start move (rare) goes to the rules core for its centre cross.
+pub(crate) fn score_after(rules: &Rules, after: &Board, placements: &[Placement], start: bool) -> MoveScore {
+    if start {
+        return MoveScore::of(rules, after, placements, true);
+    }
+    let low = rules.limit() - 2;
+    let mut score = MoveScore::default();
+    let mut seen: [(bool, Cell); 16] = [(false, Cell::from_index(0)); 16];
+    let mut n = 0;
+    for p in placements {
+        let mut on_scoring_run = false;
+        for axis in [Axis::Horizontal, Axis::Vertical] {
+            let (sum, _) = after.run_through(p.cell, axis);
+            if sum >= low {
+                on_scoring_run = true;
+                let key = (axis == Axis::Horizontal, after.run_start(p.cell, axis));
+                if !seen[..n].contains(&key) {
+                    if n < seen.len() {
+                        seen[n] = key;
+                        n += 1;
+                    }
+                    score.runs[usize::from(sum - low)] += 1;
+                }
+            }
+        }
+        if after.square(p.cell) == Square::Double {
+            match rules.variant {
+                Variant::Classic => score.crosses += u8::from(on_scoring_run),
+                Variant::Dice | Variant::Kids => score.extra += 1,
+            }
+        }
+    }
+    score
+}
+
+/// Points of a run sum for the open-points proxy.
+fn run_points(rules: &Rules, sum: u8) -> u32 {
+    let low = rules.limit() - 2;
+    match sum.checked_sub(low) {
+        Some(0) => 1,
+        Some(1) => 2,
+        Some(2) => {
+            if rules.variant == Variant::Kids {
+                3
+            } else {
+                4
+            }
+        }
+        _ => 0,
+    }
+}
+
+/// The most a single tile could score on an empty cell of this board.
+pub(crate) fn best_single(rules: &Rules, board: &Board, cell: Cell) -> u32 {
+    let Some(room) = board.room(cell, rules.limit()) else { return 0 };
+    if rules.needs_neighbour() && !board.has_neighbour(cell) {
+        return 0;
+    }
+    let double = board.square(cell) == Square::Double;
+    let mut best = 0;
+    for v in rules.min_value()..=room.min(rules.max_value()) {
+        let (h, w) = board.sums_with(cell, v);
+        let mut pts = run_points(rules, h) + run_points(rules, w);
+        if double && pts > 0 {
+            pts += 2;
+        }
+        best = best.max(pts);
+    }
+    best
+}
+
+/// The empty cells just beyond the ends of a run through an occupied cell.
+fn run_ends(board: &Board, cell: Cell, axis: Axis, out: &mut Vec<Cell>) {
+    let g = board.geometry();
+    let (dc, dr): (isize, isize) = match axis {
+        Axis::Horizontal => (1, 0),
+        Axis::Vertical => (0, 1),
+    };
+    for sign in [-1isize, 1] {
+        let (mut c, mut r) = (cell.column() as isize, cell.row() as isize);
+        loop {
+            c += sign * dc;
+            r += sign * dr;
+            if c < 0 || r < 0 {
+                break;
+            }
+            let Some(next) = g.cell(c as usize, r as usize) else { break };
+            if board.get(next).is_some() {
+                continue;
+            }
+            if board.is_empty_cell(next) && !out.contains(&next) {
+                out.push(next);
+            }
+            break;
+        }
+    }
+}
+
+/// Points left open to the next player by a move, on the board after it.
+pub(crate) fn open_points(rules: &Rules, after: &Board, placements: &[Placement]) -> u32 {
+    let mut ends = Vec::with_capacity(8);
+    for p in placements {
+        run_ends(after, p.cell, Axis::Horizontal, &mut ends);
+        run_ends(after, p.cell, Axis::Vertical, &mut ends);
+    }
+    ends.iter().map(|&c| best_single(rules, after, c)).sum()
+}
+
+/// The pips of the placements (classic: what a move takes off the minus points of the hand).
+pub(crate) fn pips(rules: &Rules, placements: &[Placement]) -> i64 {
+    if rules.variant == Variant::Classic {
+        placements.iter().map(|p| i64::from(p.value)).sum()
+    } else {
+        0
+    }
+}
+
+/// Visits every legal move with the board after it and its score; `pass` too when it is the only
+/// legal move.
+pub(crate) fn for_each_scored(pos: &Position, visit: &mut dyn FnMut(&Board, &[Placement], &MoveScore)) {
+    let rules = pos.rules();
+    let start = pos.board().count() == 0;
+    let mut board = pos.board().clone();
+    let _ = pos.movegen().for_each_legal(&mut |placements| {
+        for p in placements {
+            board.place(p.cell, p.value);
+        }
+        let score = score_after(rules, &board, placements, start);
+        visit(&board, placements, &score);
+        for p in placements.iter().rev() {
+            board.remove(p.cell);
+        }
+        ControlFlow::Continue(())
+    });
+}
+
+/// The greedy move for the player to move, given the ledger of its sheet. `None` only when the
+/// generator yields nothing at all (never in a place phase).
+pub(crate) fn greedy(pos: &Position, ledger: &Ledger) -> Option<Scored> {
+    let rules = pos.rules();
+    let mut best: Option<Scored> = None;
+    for_each_scored(pos, &mut |board, placements, score| {
+        let gain = i64::from(ledger.gain(rules, score)) + pips(rules, placements);
+        let better = match &best {
+            None => true,
+            Some(b) if gain > b.gain => true,
+            Some(b) if gain == b.gain => open_points(rules, board, placements) < b.open,
+            Some(_) => false,
+        };
+        if better {
+            let open = open_points(rules, board, placements);
+            best = Some(Scored { placements: placements.to_vec(), gain, open });
+        }
+    });
+    best
+}
