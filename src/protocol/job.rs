@@ -2,15 +2,12 @@
 //! search thread, reporting `info` lines through a callback and checking a stop flag.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
-
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
+use std::time::Duration;
 
 use std::ops::ControlFlow;
 
-use crate::rules::{Phase, Position, Rules, Variant};
-use crate::search::{self, Info, Limits, SearchOptions};
+use crate::rules::Position;
+use crate::search::{self, Info, Limits};
 
 use super::command::{GoArgs, Id};
 use super::options::EngineOptions;
@@ -68,7 +65,7 @@ impl Job {
     pub fn run(self, stop: &AtomicBool, info: &mut dyn FnMut(String)) -> Response {
         let result = match self.kind {
             JobKind::Go { position, args, options } => go(&position, args, options, stop, info),
-            JobKind::Bench => bench(stop),
+            JobKind::Bench => bench(),
             JobKind::Legal { position, count } => Ok(legal(&position, count, stop)),
             JobKind::Perft { position, depth } => {
                 let count = crate::rules::perft_until(&position, depth, stop);
@@ -148,43 +145,12 @@ fn info_line(i: &Info) -> String {
     )
 }
 
-/// The games `bench` plays: seeds of the draws.
-const BENCH_SEEDS: [u64; 4] = [1, 2, 3, 4];
-/// Turns `bench` plays in each game.
-const BENCH_TURNS: u32 = 6;
 /// The node limit of each search of `bench`.
 const BENCH_NODES: u64 = 2_000;
 
-/// A fixed search: classic games with seeded draws, each move found by the search strategy under
-/// a node limit, one thread, seed 0. The node total is a signature of search behaviour.
-fn bench(stop: &AtomicBool) -> Result<String, Failure> {
-    let started = Instant::now();
-    let options = SearchOptions::default();
-    let limits = Limits { nodes: Some(BENCH_NODES), ..Limits::default() };
-    let mut nodes = 0u64;
-    for seed in BENCH_SEEDS {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let rules =
-            Rules::new(Variant::Classic, 2).map_err(|e| Failure::new(ErrorCode::Internal, e.to_string()))?;
-        let mut position = Position::new(rules);
-        for _ in 0..BENCH_TURNS {
-            if stop.load(Ordering::Relaxed) || position.is_over() {
-                break;
-            }
-            if position.phase() == Phase::Draw {
-                position
-                    .draw_random(&mut rng)
-                    .map_err(|e| Failure::new(ErrorCode::Internal, e.to_string()))?;
-            }
-            let never = AtomicBool::new(false);
-            let Some(outcome) = search::run(&position, &limits, &options, &never, &mut |_| {}) else {
-                break;
-            };
-            nodes += outcome.nodes;
-            position.play(&outcome.best).map_err(|e| Failure::new(ErrorCode::Internal, e.to_string()))?;
-        }
-    }
-    let micros = started.elapsed().as_micros().max(1);
-    let nps = u128::from(nodes) * 1_000_000 / micros;
-    Ok(format!("nodes {nodes} nps {nps}"))
+/// `bench`: the search's fixed positions searched to a fixed node count each, one thread, seed 0
+/// (see `search::bench`). The node total is a signature of search behaviour.
+fn bench() -> Result<String, Failure> {
+    let result = search::bench(BENCH_NODES);
+    Ok(format!("nodes {} nps {}", result.nodes, result.nps))
 }

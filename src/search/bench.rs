@@ -20,8 +20,11 @@ pub struct BenchResult {
     pub time_ms: u64,
 }
 
-/// The bench games: a variant, a player count, extra options and the turns greedy plays first.
-const GAMES: [(Variant, u8, &[(&str, &str)], u32); 6] = [
+/// A bench game: a variant, a player count, extra options and the turns greedy plays first.
+type BenchGame = (Variant, u8, &'static [(&'static str, &'static str)], u32);
+
+/// The bench games.
+const GAMES: [BenchGame; 6] = [
     (Variant::Classic, 2, &[], 20),
     (Variant::Classic, 3, &[("rules", "cz3")], 24),
     (Variant::Classic, 4, &[("teams", "on")], 40),

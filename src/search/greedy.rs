@@ -95,7 +95,7 @@ pub(crate) fn best_single(rules: &Rules, board: &Board, cell: Cell) -> u32 {
 }
 
 /// The empty cells just beyond the ends of a run through an occupied cell.
-fn run_ends(board: &Board, cell: Cell, axis: Axis, out: &mut Vec<Cell>) {
+fn run_ends(board: &Board, cell: Cell, axis: Axis, out: &mut [Cell; 16], n: &mut usize) {
     let g = board.geometry();
     let (dc, dr): (isize, isize) = match axis {
         Axis::Horizontal => (1, 0),
@@ -113,8 +113,9 @@ fn run_ends(board: &Board, cell: Cell, axis: Axis, out: &mut Vec<Cell>) {
             if board.get(next).is_some() {
                 continue;
             }
-            if board.is_empty_cell(next) && !out.contains(&next) {
-                out.push(next);
+            if board.is_empty_cell(next) && !out[..*n].contains(&next) && *n < out.len() {
+                out[*n] = next;
+                *n += 1;
             }
             break;
         }
@@ -123,12 +124,13 @@ fn run_ends(board: &Board, cell: Cell, axis: Axis, out: &mut Vec<Cell>) {
 
 /// Points left open to the next player by a move, on the board after it.
 pub(crate) fn open_points(rules: &Rules, after: &Board, placements: &[Placement]) -> u32 {
-    let mut ends = Vec::with_capacity(8);
+    let mut ends = [Cell::from_index(0); 16];
+    let mut n = 0;
     for p in placements {
-        run_ends(after, p.cell, Axis::Horizontal, &mut ends);
-        run_ends(after, p.cell, Axis::Vertical, &mut ends);
+        run_ends(after, p.cell, Axis::Horizontal, &mut ends, &mut n);
+        run_ends(after, p.cell, Axis::Vertical, &mut ends, &mut n);
     }
-    ends.iter().map(|&c| best_single(rules, after, c)).sum()
+    ends[..n].iter().map(|&c| best_single(rules, after, c)).sum()
 }
 
 /// The pips of the placements (classic: what a move takes off the minus points of the hand).
@@ -140,12 +142,21 @@ pub(crate) fn pips(rules: &Rules, placements: &[Placement]) -> i64 {
     }
 }
 
-/// Visits every legal move with the board after it and its score; `pass` too when it is the only
-/// legal move.
-pub(crate) fn for_each_scored(pos: &Position, visit: &mut dyn FnMut(&Board, &[Placement], &MoveScore)) {
+/// The most legal moves a strategy looks at in one position. A hand of many kept tiles on a
+/// crowded board can have billions of moves; the strategies then choose among the first ones the
+/// generator yields rather than never answering.
+pub(crate) const MOVE_CAP: u64 = 200_000;
+
+/// Visits the legal moves (at most [`MOVE_CAP`]) with the board after each and its score; `pass`
+/// too when it is the only legal move. Returns how many it visited.
+pub(crate) fn for_each_scored(
+    pos: &Position,
+    visit: &mut dyn FnMut(&Board, &[Placement], &MoveScore),
+) -> u64 {
     let rules = pos.rules();
     let start = pos.board().count() == 0;
     let mut board = pos.board().clone();
+    let mut seen = 0u64;
     let _ = pos.movegen().for_each_legal(&mut |placements| {
         for p in placements {
             board.place(p.cell, p.value);
@@ -155,16 +166,26 @@ pub(crate) fn for_each_scored(pos: &Position, visit: &mut dyn FnMut(&Board, &[Pl
         for p in placements.iter().rev() {
             board.remove(p.cell);
         }
+        seen += 1;
+        if seen >= MOVE_CAP {
+            return ControlFlow::Break(());
+        }
         ControlFlow::Continue(())
     });
+    seen
 }
 
 /// The greedy move for the player to move, given the ledger of its sheet. `None` only when the
 /// generator yields nothing at all (never in a place phase).
 pub(crate) fn greedy(pos: &Position, ledger: &Ledger) -> Option<Scored> {
+    greedy_counted(pos, ledger).0
+}
+
+/// [`greedy`], with the number of moves it looked at.
+pub(crate) fn greedy_counted(pos: &Position, ledger: &Ledger) -> (Option<Scored>, u64) {
     let rules = pos.rules();
     let mut best: Option<Scored> = None;
-    for_each_scored(pos, &mut |board, placements, score| {
+    let seen = for_each_scored(pos, &mut |board, placements, score| {
         let gain = i64::from(ledger.gain(rules, score)) + pips(rules, placements);
         let better = match &best {
             None => true,
@@ -177,5 +198,5 @@ pub(crate) fn greedy(pos: &Position, ledger: &Ledger) -> Option<Scored> {
             best = Some(Scored { placements: placements.to_vec(), gain, open });
         }
     });
-    best
+    (best, seen)
 }

@@ -143,7 +143,7 @@ fn single_info(started: Instant, nodes: u64, score: f64, best: &Move, on_info: &
 }
 
 /// A uniformly random legal move (reservoir sampling keeps the choice uniform without
-/// materialising the moves).
+/// materialising the moves; uniform among the first [`greedy::MOVE_CAP`] in a monstrous hand).
 fn random_move(pos: &Position, options: &SearchOptions, on_info: &mut dyn FnMut(&Info)) -> Outcome {
     let started = Instant::now();
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed ^ pos.turn() as u64);
@@ -153,6 +153,9 @@ fn random_move(pos: &Position, options: &SearchOptions, on_info: &mut dyn FnMut(
         seen += 1;
         if rng.random_range(0..seen) == 0 {
             best = Move::new(placements.to_vec());
+        }
+        if seen >= greedy::MOVE_CAP {
+            return ControlFlow::Break(());
         }
         ControlFlow::Continue(())
     });
@@ -165,12 +168,8 @@ fn greedy_move(pos: &Position, on_info: &mut dyn FnMut(&Info)) -> Outcome {
     let started = Instant::now();
     let ledgers = eval::ledgers_of(pos);
     let me = pos.rules().sheet_of_seat(pos.to_move());
-    let mut nodes = 0u64;
-    let _ = pos.movegen().for_each_legal(&mut |_| {
-        nodes += 1;
-        ControlFlow::Continue(())
-    });
-    let (best, score) = match greedy::greedy(pos, &ledgers[me]) {
+    let (greedy, nodes) = greedy::greedy_counted(pos, &ledgers[me]);
+    let (best, score) = match greedy {
         Some(s) => (Move::new(s.placements), s.gain as f64),
         None => (Move::pass(), 0.0),
     };
@@ -187,3 +186,6 @@ pub fn greedy_choice(pos: &Position) -> Option<Move> {
     let me = pos.rules().sheet_of_seat(pos.to_move());
     greedy::greedy(pos, &ledgers[me]).map(|s| Move::new(s.placements))
 }
+
+#[cfg(test)]
+mod tests;

@@ -22,11 +22,15 @@ use super::ledger::Ledger;
 use super::{Info, Limits, Outcome, SearchOptions};
 
 /// How many candidates the static evaluation passes to the simulation.
-const SHORTLIST: usize = 12;
+const SHORTLIST: usize = 16;
 /// Playouts per candidate in the first round.
 const FIRST_ROUND: u64 = 4;
+/// Whether `go` without a depth simulates (see [`search`]).
+const SIMULATE_BY_DEFAULT: bool = false;
+/// How many candidates of the static ranking go on to the playouts.
+const SECOND_STAGE: usize = 4;
 /// How much of the open points the static shortlist charges a move.
-const OPEN_WEIGHT: f64 = 0.5;
+const OPEN_WEIGHT: f64 = 0.1;
 
 /// A candidate move and its simulation statistics.
 #[derive(Clone, Debug)]
@@ -40,11 +44,18 @@ struct Candidate {
 }
 
 impl Candidate {
+    /// The ranking key: simulated candidates first (by mean), then the others by static value,
+    /// so that values of the two scales are never compared.
+    fn key(&self) -> (bool, f64) {
+        (self.n > 0, self.mean())
+    }
+
+    /// The value the candidate is ranked and reported by.
     fn mean(&self) -> f64 {
-        if self.n == 0 {
-            self.static_value
-        } else {
+        if self.n > 0 {
             self.sum / self.n as f64
+        } else {
+            self.static_value
         }
     }
 
@@ -84,12 +95,14 @@ impl Sim {
 
 /// The static shortlist: every legal move scored by the evaluation after it, the best few kept
 /// (the greedy move always among them).
-fn shortlist(root: &Sim, me: usize, size: usize) -> Vec<Candidate> {
+fn shortlist(root: &Sim, me: usize, size: usize) -> (Vec<Candidate>, u64) {
     let pos = &root.pos;
     let rules = pos.rules();
     let mut all: Vec<Candidate> = Vec::new();
     let before: Vec<f64> = equities(pos, &root.ledgers);
+    let mut scanned = 0u64;
     for_each_scored(pos, &mut |board, placements, score| {
+        scanned += 1;
         let mut ledger = root.ledgers[me].clone();
         ledger.record(rules, score, placements.len());
         // The evaluation after the move, approximated by changing only the mover's sheet and
@@ -117,7 +130,12 @@ fn shortlist(root: &Sim, me: usize, size: usize) -> Vec<Candidate> {
     let room = size.saturating_sub(keep.len());
     let mut out: Vec<Candidate> = all.into_iter().take(room).collect();
     out.extend(keep);
-    out
+    (out, scanned)
+}
+
+fn rank(a: &Candidate, b: &Candidate) -> std::cmp::Ordering {
+    let (ka, kb) = (a.key(), b.key());
+    ka.0.cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
 }
 
 /// One playout of a candidate: its value for the mover's sheet and the nodes it took.
@@ -191,7 +209,7 @@ pub(crate) fn search(
     if limits.depth.is_none() && left <= f64::from(2 * depth) {
         depth = (left.ceil() as u32 + 2).max(depth);
     }
-    let mut cands = shortlist(&root, me, SHORTLIST);
+    let (mut cands, scanned) = shortlist(&root, me, SHORTLIST);
     if cands.is_empty() {
         return None;
     }
@@ -205,11 +223,24 @@ pub(crate) fn search(
     };
     let floor = options.multipv.max(2);
     let mut survivors: Vec<usize> = (0..cands.len()).collect();
+    budget.nodes.fetch_add(scanned, Ordering::Relaxed);
+    // The static ranking decides unless simulation is asked for (`go depth d`, d >= 1): in
+    // self-play against greedy the playouts with greedy replies have so far cost strength (see
+    // the module notes).
+    let simulate = limits.depth.is_some_and(|d| d >= 1) || SIMULATE_BY_DEFAULT;
+    if simulate {
+        report(&cands, &survivors, options.multipv, 0, &budget, on_info);
+        survivors.truncate(SECOND_STAGE.max(floor));
+    } else {
+        survivors.truncate(1);
+    }
+    // Playouts of the best few, with successive halving.
+    // Stage 2: playouts of the best few, with successive halving.
     let mut per_round = FIRST_ROUND;
     let mut next_j = 0u64;
     let threads = options.threads.max(1);
     let mut round = 0u32;
-    while cands.len() > 1 && !budget.exhausted() {
+    while survivors.len() > 1 && !budget.exhausted() {
         // The tasks of this round: playouts next_j.. of every survivor.
         let tasks: Vec<(usize, u64)> =
             (next_j..next_j + per_round).flat_map(|j| survivors.iter().map(move |&c| (c, j))).collect();
@@ -224,23 +255,51 @@ pub(crate) fn search(
         }
         next_j += per_round;
         round += 1;
-        survivors.sort_by(|&a, &b| cands[b].mean().total_cmp(&cands[a].mean()));
+        survivors.sort_by(|&a, &b| rank(&cands[b], &cands[a]));
         report(&cands, &survivors, options.multipv, depth, &budget, on_info);
         if survivors.len() > floor {
             let keep = (survivors.len() / 2).max(floor);
             survivors.truncate(keep);
-            per_round *= 2;
         }
+        let done: u64 = cands.iter().map(|c| c.n).sum();
+        per_round = next_round(&budget, done, survivors.len(), floor, per_round);
     }
     log::debug!("search: {round} rounds, {} nodes", budget.nodes.load(Ordering::Relaxed));
-    survivors.sort_by(|&a, &b| cands[b].mean().total_cmp(&cands[a].mean()));
-    report(&cands, &survivors, options.multipv, depth, &budget, on_info);
-    let best = &cands[survivors[0]];
+    let mut order: Vec<usize> = (0..cands.len()).collect();
+    order.sort_by(|&a, &b| rank(&cands[b], &cands[a]));
+    let final_depth = if cands.iter().any(|c| c.n > 0) { depth } else { 0 };
+    report(&cands, &order, options.multipv, final_depth, &budget, on_info);
+    let best = &cands[order[0]];
     Some(Outcome {
         best: Move::new(best.placements.clone()),
         score: best.mean(),
         nodes: budget.nodes.load(Ordering::Relaxed),
     })
+}
+
+/// Playouts per survivor in the next round: the playouts the budget still affords, shared out
+/// evenly over the halvings still to come (and over a few more rounds once at the floor); with
+/// no budget (infinite) the rounds double.
+fn next_round(budget: &Budget<'_>, done: u64, survivors: usize, floor: usize, last: u64) -> u64 {
+    let nodes = budget.nodes.load(Ordering::Relaxed).max(1);
+    let per_playout = (nodes as f64 / done.max(1) as f64).max(1.0);
+    let left_playouts = if let Some(limit) = budget.limits.nodes {
+        limit.saturating_sub(nodes) as f64 / per_playout
+    } else if budget.limits.infinite {
+        return last * 2;
+    } else {
+        let time = budget.limits.movetime.unwrap_or(budget.default_time).as_secs_f64();
+        let elapsed = budget.started.elapsed().as_secs_f64().max(1e-6);
+        (time - elapsed).max(0.0) * nodes as f64 / elapsed / per_playout
+    };
+    let mut halvings = 0;
+    let mut s = survivors;
+    while s > floor {
+        s = (s / 2).max(floor);
+        halvings += 1;
+    }
+    let rounds = if halvings == 0 { 4.0 } else { f64::from(halvings) + 1.0 };
+    ((left_playouts / rounds / survivors as f64) as u64).max(FIRST_ROUND)
 }
 
 /// Runs playouts, on several threads when asked; `None` for those cut off by the budget.
@@ -290,7 +349,7 @@ fn report(
 ) {
     let nodes = budget.nodes.load(Ordering::Relaxed);
     let time_ms = budget.started.elapsed().as_millis() as u64;
-    for (rank, &c) in order.iter().take(multipv.max(1)).enumerate() {
+    for (rank, &c) in order.iter().enumerate() {
         let cand = &cands[c];
         log::debug!(
             "candidate {rank}: mean {:.2} se {:.2} n {} static {:.2}",
@@ -299,6 +358,9 @@ fn report(
             cand.n,
             cand.static_value
         );
+    }
+    for (rank, &c) in order.iter().take(multipv.max(1)).enumerate() {
+        let cand = &cands[c];
         on_info(&Info {
             depth,
             nodes,

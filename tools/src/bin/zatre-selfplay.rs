@@ -97,6 +97,11 @@ fn play(args: &Args, rules: &Rules, seed: u64, a_seat: usize) -> Game {
         }
     }
     let st = pos.standings();
+    if args.verbose {
+        for s in &st {
+            eprintln!("{s}");
+        }
+    }
     let total = |parity: usize| {
         st.iter().enumerate().filter(|(i, _)| i % 2 == parity % 2).map(|(_, s)| s.total).max().unwrap_or(0)
     };
@@ -108,6 +113,7 @@ fn play(args: &Args, rules: &Rules, seed: u64, a_seat: usize) -> Game {
 }
 
 fn main() {
+    env_logger::init();
     let args = Args::parse();
     let variant = Variant::parse(&args.variant).unwrap_or_else(|| {
         eprintln!("unknown variant");

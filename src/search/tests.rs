@@ -1,0 +1,251 @@
+//! Tests of the strategies: the ledger against the rules core's sheets, greedy against a
+//! brute-force scan, and the search's limits, determinism, stop flag and MultiPV.
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::eval::ledgers_of;
+use super::greedy::{greedy, score_after};
+use super::ledger::Ledger;
+use super::*;
+use crate::rules::{MoveScore, Position, Rules, Variant};
+
+/// Rule sets covering every variant and option family.
+fn rule_sets() -> Vec<Rules> {
+    type Set = (Variant, u8, &'static [(&'static str, &'static str)]);
+    let sets: [Set; 10] = [
+        (Variant::Classic, 2, &[]),
+        (Variant::Classic, 1, &[]),
+        (Variant::Classic, 3, &[("rules", "cz3")]),
+        (Variant::Classic, 2, &[("rules", "cz4")]),
+        (Variant::Classic, 4, &[("teams", "on")]),
+        (Variant::Classic, 6, &[("rounds", "4")]),
+        (Variant::Dice, 2, &[]),
+        (Variant::Dice, 5, &[]),
+        (Variant::Kids, 2, &[]),
+        (Variant::Kids, 3, &[("scoring", "dots")]),
+    ];
+    sets.iter().map(|&(v, p, o)| Rules::with_options(v, p, o.iter().copied()).unwrap()).collect()
+}
+
+/// The best immediate gain of any legal move, by playing each on a clone.
+fn brute_force_best_gain(pos: &Position) -> i64 {
+    let me = pos.rules().sheet_of_seat(pos.to_move());
+    let before = pos.standings()[me].total;
+    pos.movegen()
+        .legal_moves()
+        .iter()
+        .map(|mv| {
+            let mut after = pos.clone();
+            after.play(mv).unwrap();
+            after.standings()[me].total - before
+        })
+        .max()
+        .unwrap()
+}
+
+#[test]
+fn ledger_and_fast_scoring_agree_with_the_rules_core() {
+    for rules in rule_sets() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut pos = Position::new(rules.clone());
+        let mut ledgers = ledgers_of(&pos);
+        while !pos.is_over() {
+            pos.draw_random(&mut rng).unwrap();
+            let seat = pos.to_move();
+            let sheet = rules.sheet_of_seat(seat);
+            let mv = greedy(&pos, &ledgers[sheet]).unwrap();
+            let mut board = pos.board().clone();
+            for p in &mv.placements {
+                board.place(p.cell, p.value);
+            }
+            let start = pos.board().count() == 0;
+            let fast = score_after(&rules, &board, &mv.placements, start);
+            assert_eq!(fast, MoveScore::of(&rules, &board, &mv.placements, start));
+            let gain = ledgers[sheet].gain(&rules, &fast);
+            let before = pos.sheets()[sheet].total(&rules);
+            let score = pos.play_unchecked(&mv.placements);
+            ledgers[sheet].record(&rules, &score, mv.placements.len());
+            assert_eq!(before + gain, pos.sheets()[sheet].total(&rules), "{rules:?}");
+            for (i, l) in ledgers.iter().enumerate() {
+                assert_eq!(l.total(&rules), pos.sheets()[i].total(&rules));
+                if rules.variant != Variant::Kids {
+                    assert_eq!(*l, Ledger::from_sheet(&rules, &pos.sheets()[i]));
+                }
+            }
+        }
+    }
+}
+
+const HAND_BUILT: &str = "variant=classic players=2 turn=3 tomove=1 phase=place board=6@h8,4@i8 \
+                          bag=20,19,20,19,20,19 hands=12/- sheets=none;none";
+
+#[test]
+fn greedy_takes_the_highest_immediate_gain() {
+    let pos = Position::from_line(HAND_BUILT).unwrap();
+    let ledgers = ledgers_of(&pos);
+    let best = greedy(&pos, &ledgers[0]).unwrap();
+    // 2@j8 makes 6+4+2 = 12 (4 points); both tiles leave the hand (3 pips).
+    assert!(best.placements.iter().any(|p| p.value == 2 && p.cell.to_string() == "j8"), "{best:?}");
+    assert_eq!(best.gain, 7);
+    assert_eq!(best.gain, brute_force_best_gain(&pos));
+    let out = run(
+        &pos,
+        &Limits::default(),
+        &SearchOptions { strategy: Strategy::Greedy, ..SearchOptions::default() },
+        &AtomicBool::new(false),
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!(out.score, 7.0);
+}
+
+#[test]
+fn greedy_gain_is_the_brute_force_best_on_sampled_positions() {
+    for rules in rule_sets() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut pos = Position::new(rules.clone());
+        let mut turn = 0;
+        while !pos.is_over() && turn < 30 {
+            pos.draw_random(&mut rng).unwrap();
+            let sheet = rules.sheet_of_seat(pos.to_move());
+            let mv = greedy(&pos, &ledgers_of(&pos)[sheet]).unwrap();
+            if turn % 5 == 0 {
+                assert_eq!(mv.gain, brute_force_best_gain(&pos), "{}", pos.to_line());
+            }
+            pos.play_unchecked(&mv.placements);
+            turn += 1;
+        }
+    }
+}
+
+fn search_nodes(pos: &Position, nodes: u64, seed: u64, multipv: usize) -> (Outcome, Vec<Info>) {
+    let mut infos = Vec::new();
+    let out = run(
+        pos,
+        &Limits { nodes: Some(nodes), ..Limits::default() },
+        &SearchOptions { strategy: Strategy::Search, threads: 1, multipv, seed },
+        &AtomicBool::new(false),
+        &mut |i| infos.push(i.clone()),
+    )
+    .unwrap();
+    (out, infos)
+}
+
+/// A mid-game position of each rule set, hand drawn.
+fn mid_game_positions() -> Vec<Position> {
+    rule_sets()
+        .into_iter()
+        .filter_map(|rules| {
+            let mut rng = ChaCha8Rng::seed_from_u64(3);
+            let mut pos = Position::new(rules);
+            for _ in 0..9 {
+                pos.draw_random(&mut rng).ok()?;
+                let mv = greedy_choice(&pos)?;
+                pos.play_unchecked(mv.placements());
+                if pos.is_over() {
+                    return None;
+                }
+            }
+            pos.draw_random(&mut rng).ok()?;
+            Some(pos)
+        })
+        .collect()
+}
+
+#[test]
+fn search_returns_a_legal_move_in_every_variant() {
+    let positions = mid_game_positions();
+    assert!(positions.len() >= 8);
+    for pos in positions.iter().chain(bench_positions().iter()) {
+        let (out, infos) = search_nodes(pos, 300, 1, 1);
+        assert!(pos.check(&out.best).is_ok(), "{} in {}", out.best, pos.to_line());
+        assert!(!infos.is_empty());
+        for strategy in [Strategy::Random, Strategy::Greedy] {
+            let opts = SearchOptions { strategy, ..SearchOptions::default() };
+            let out = run(pos, &Limits::default(), &opts, &AtomicBool::new(false), &mut |_| {}).unwrap();
+            assert!(pos.check(&out.best).is_ok());
+        }
+    }
+    // The start move too.
+    let mut pos = Position::new(Rules::new(Variant::Classic, 2).unwrap());
+    pos.draw_random(&mut ChaCha8Rng::seed_from_u64(5)).unwrap();
+    let (out, _) = search_nodes(&pos, 200, 1, 1);
+    assert!(pos.check(&out.best).is_ok());
+}
+
+#[test]
+fn search_is_deterministic_under_a_node_limit() {
+    for pos in mid_game_positions().iter().take(4) {
+        let (a, _) = search_nodes(pos, 400, 9, 1);
+        let (b, _) = search_nodes(pos, 400, 9, 1);
+        assert_eq!(a.best.canonical(), b.best.canonical());
+        assert_eq!(a.nodes, b.nodes);
+        assert_eq!(a.score, b.score);
+    }
+}
+
+#[test]
+fn search_stops_at_once_when_the_stop_flag_is_up() {
+    let pos = &mid_game_positions()[0];
+    let stop = AtomicBool::new(true);
+    let started = Instant::now();
+    let mut infos = 0;
+    let out = run(
+        pos,
+        &Limits { infinite: true, ..Limits::default() },
+        &SearchOptions::default(),
+        &stop,
+        &mut |_| infos += 1,
+    )
+    .unwrap();
+    assert!(started.elapsed() < Duration::from_millis(500));
+    assert!(pos.check(&out.best).is_ok());
+    assert!(infos >= 1, "a final info is always sent");
+}
+
+#[test]
+fn search_keeps_to_its_movetime() {
+    let pos = &mid_game_positions()[0];
+    let started = Instant::now();
+    let limits = Limits { movetime: Some(Duration::from_millis(100)), ..Limits::default() };
+    let out = run(pos, &limits, &SearchOptions::default(), &AtomicBool::new(false), &mut |_| {}).unwrap();
+    assert!(started.elapsed() < Duration::from_millis(400));
+    assert!(pos.check(&out.best).is_ok());
+}
+
+#[test]
+fn multipv_reports_the_best_candidates_in_order() {
+    let pos = &mid_game_positions()[0];
+    let (out, infos) = search_nodes(pos, 600, 2, 3);
+    let last: Vec<&Info> = infos.iter().rev().take(3).collect::<Vec<_>>().into_iter().rev().collect();
+    assert_eq!(last.iter().map(|i| i.multipv).collect::<Vec<_>>(), vec![1, 2, 3]);
+    assert!(last.windows(2).all(|w| w[0].score >= w[1].score));
+    assert_eq!(last[0].pv[0].canonical(), out.best.canonical());
+    assert_eq!(last[0].score, out.score);
+}
+
+#[test]
+fn threads_give_a_legal_move() {
+    let pos = &mid_game_positions()[0];
+    let opts = SearchOptions { threads: 2, ..SearchOptions::default() };
+    let limits = Limits { nodes: Some(400), ..Limits::default() };
+    let out = run(pos, &limits, &opts, &AtomicBool::new(false), &mut |_| {}).unwrap();
+    assert!(pos.check(&out.best).is_ok());
+}
+
+/// The bench signature: the total node count of `bench(BENCH_NODES)`. It changes only when the
+/// search's behaviour changes (shortlist, playouts, evaluation, node counting); when it does on
+/// purpose, run `cargo test --release bench_signature -- --nocapture` and commit the new value.
+const BENCH_NODES: u64 = 2000;
+const BENCH_SIGNATURE: u64 = 5492;
+
+#[test]
+fn bench_signature() {
+    let result = bench(BENCH_NODES);
+    println!("bench: {} nodes {} nps", result.nodes, result.nps);
+    assert_eq!(result.nodes, BENCH_SIGNATURE);
+}
