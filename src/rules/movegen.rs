@@ -413,7 +413,21 @@ impl<'r> MoveGen<'r> {
 
     /// The size of the largest valid move (0 when only `pass` is legal).
     pub fn largest_size(&mut self) -> usize {
-        (1..=self.hand.len()).rev().find(|&k| self.find_valid(0, k).is_some()).unwrap_or(0)
+        // One enumeration, ending early once the whole hand fits: trying sizes from the top down
+        // would repeat the whole enumeration for every size that has no valid set.
+        let max = self.hand.len();
+        let mut best = 0;
+        let _ = self.enumerate(0, max, &mut |g| {
+            if g.placed.len() > best && g.accept() {
+                best = g.placed.len();
+            }
+            if best == max {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        best
     }
 
     /// Calls `visit` with every legal move once, in an order in which it is legal; `pass` (an
@@ -601,8 +615,12 @@ impl<'r> MoveGen<'r> {
                     self.hand.add(p.value);
                 }
                 self.on_doubles = 0;
-                let hand = self.hand.len();
-                let larger = (mv.len() + 1..=hand).rev().find_map(|k| self.find_valid(0, k).map(|m| (k, m)));
+                let required = self.largest_size();
+                let larger = if required > mv.len() {
+                    self.find_valid(0, required).map(|m| (required, m))
+                } else {
+                    None
+                };
                 for p in &placed {
                     self.board.place(p.cell, p.value);
                     self.hand.remove(p.value);

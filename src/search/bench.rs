@@ -62,7 +62,8 @@ pub fn bench_positions() -> Vec<Position> {
 pub fn bench(nodes: u64) -> BenchResult {
     let started = Instant::now();
     let stop = AtomicBool::new(false);
-    let limits = Limits { nodes: Some(nodes), ..Limits::default() };
+    // Depth 2 makes the bench run the playouts too, not only the static ranking.
+    let limits = Limits { nodes: Some(nodes), depth: Some(2), ..Limits::default() };
     let options = SearchOptions { strategy: Strategy::Search, threads: 1, multipv: 1, seed: 0 };
     let mut total = 0;
     for pos in bench_positions() {

@@ -7,6 +7,7 @@
 //! runs at 10, 11, 12 give 1, 2, 4; on a double cell a cross adds 2), summed over those cells.
 
 use std::ops::ControlFlow;
+use std::sync::atomic::AtomicBool;
 
 use crate::rules::{Axis, Board, Cell, MoveScore, Placement, Position, Rules, Square, Variant};
 
@@ -147,17 +148,19 @@ pub(crate) fn pips(rules: &Rules, placements: &[Placement]) -> i64 {
 /// generator yields rather than never answering.
 pub(crate) const MOVE_CAP: u64 = 200_000;
 
-/// Visits the legal moves (at most [`MOVE_CAP`]) with the board after each and its score; `pass`
+/// Visits the legal moves (at most `cap`) with the board after each and its score; `pass`
 /// too when it is the only legal move. Returns how many it visited.
 pub(crate) fn for_each_scored(
     pos: &Position,
+    stop: &AtomicBool,
+    cap: u64,
     visit: &mut dyn FnMut(&Board, &[Placement], &MoveScore),
 ) -> u64 {
     let rules = pos.rules();
     let start = pos.board().count() == 0;
     let mut board = pos.board().clone();
     let mut seen = 0u64;
-    let _ = pos.movegen().for_each_legal(&mut |placements| {
+    let _ = pos.movegen().with_stop(stop).for_each_legal(&mut |placements| {
         for p in placements {
             board.place(p.cell, p.value);
         }
@@ -167,7 +170,7 @@ pub(crate) fn for_each_scored(
             board.remove(p.cell);
         }
         seen += 1;
-        if seen >= MOVE_CAP {
+        if seen >= cap {
             return ControlFlow::Break(());
         }
         ControlFlow::Continue(())
@@ -177,15 +180,15 @@ pub(crate) fn for_each_scored(
 
 /// The greedy move for the player to move, given the ledger of its sheet. `None` only when the
 /// generator yields nothing at all (never in a place phase).
-pub(crate) fn greedy(pos: &Position, ledger: &Ledger) -> Option<Scored> {
-    greedy_counted(pos, ledger).0
+pub(crate) fn greedy(pos: &Position, ledger: &Ledger, stop: &AtomicBool) -> Option<Scored> {
+    greedy_counted(pos, ledger, stop).0
 }
 
 /// [`greedy`], with the number of moves it looked at.
-pub(crate) fn greedy_counted(pos: &Position, ledger: &Ledger) -> (Option<Scored>, u64) {
+pub(crate) fn greedy_counted(pos: &Position, ledger: &Ledger, stop: &AtomicBool) -> (Option<Scored>, u64) {
     let rules = pos.rules();
     let mut best: Option<Scored> = None;
-    let seen = for_each_scored(pos, &mut |board, placements, score| {
+    let seen = for_each_scored(pos, stop, MOVE_CAP, &mut |board, placements, score| {
         let gain = i64::from(ledger.gain(rules, score)) + pips(rules, placements);
         let better = match &best {
             None => true,

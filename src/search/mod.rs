@@ -123,8 +123,8 @@ pub fn run(
         return None;
     }
     match options.strategy {
-        Strategy::Random => Some(random_move(pos, options, on_info)),
-        Strategy::Greedy => Some(greedy_move(pos, on_info)),
+        Strategy::Random => Some(random_move(pos, options, stop, on_info)),
+        Strategy::Greedy => Some(greedy_move(pos, stop, on_info)),
         Strategy::Search => montecarlo::search(pos, limits, options, stop, on_info),
     }
 }
@@ -144,12 +144,17 @@ fn single_info(started: Instant, nodes: u64, score: f64, best: &Move, on_info: &
 
 /// A uniformly random legal move (reservoir sampling keeps the choice uniform without
 /// materialising the moves; uniform among the first [`greedy::MOVE_CAP`] in a monstrous hand).
-fn random_move(pos: &Position, options: &SearchOptions, on_info: &mut dyn FnMut(&Info)) -> Outcome {
+fn random_move(
+    pos: &Position,
+    options: &SearchOptions,
+    stop: &AtomicBool,
+    on_info: &mut dyn FnMut(&Info),
+) -> Outcome {
     let started = Instant::now();
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed ^ pos.turn() as u64);
     let mut best = Move::pass();
     let mut seen = 0u64;
-    let _ = pos.movegen().for_each_legal(&mut |placements| {
+    let _ = pos.movegen().with_stop(stop).for_each_legal(&mut |placements| {
         seen += 1;
         if rng.random_range(0..seen) == 0 {
             best = Move::new(placements.to_vec());
@@ -164,11 +169,11 @@ fn random_move(pos: &Position, options: &SearchOptions, on_info: &mut dyn FnMut(
 }
 
 /// The greedy move; its score is what it adds to the mover's standing now.
-fn greedy_move(pos: &Position, on_info: &mut dyn FnMut(&Info)) -> Outcome {
+fn greedy_move(pos: &Position, stop: &AtomicBool, on_info: &mut dyn FnMut(&Info)) -> Outcome {
     let started = Instant::now();
     let ledgers = eval::ledgers_of(pos);
     let me = pos.rules().sheet_of_seat(pos.to_move());
-    let (greedy, nodes) = greedy::greedy_counted(pos, &ledgers[me]);
+    let (greedy, nodes) = greedy::greedy_counted(pos, &ledgers[me], stop);
     let (best, score) = match greedy {
         Some(s) => (Move::new(s.placements), s.gain as f64),
         None => (Move::pass(), 0.0),
@@ -184,7 +189,7 @@ pub fn greedy_choice(pos: &Position) -> Option<Move> {
     }
     let ledgers = eval::ledgers_of(pos);
     let me = pos.rules().sheet_of_seat(pos.to_move());
-    greedy::greedy(pos, &ledgers[me]).map(|s| Move::new(s.placements))
+    greedy::greedy(pos, &ledgers[me], &AtomicBool::new(false)).map(|s| Move::new(s.placements))
 }
 
 #[cfg(test)]

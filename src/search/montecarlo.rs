@@ -23,6 +23,9 @@ use super::{Info, Limits, Outcome, SearchOptions};
 
 /// How many candidates the static evaluation passes to the simulation.
 const SHORTLIST: usize = 16;
+/// The most legal moves the shortlist evaluates (each costs a copy of the position): a hand of
+/// many kept tiles can have millions of moves, and an answer within the move time matters more.
+const SHORTLIST_SCAN: u64 = 20_000;
 /// Playouts per candidate in the first round.
 const FIRST_ROUND: u64 = 4;
 /// Whether `go` without a depth simulates (see [`search`]).
@@ -95,13 +98,13 @@ impl Sim {
 
 /// The static shortlist: every legal move scored by the evaluation after it, the best few kept
 /// (the greedy move always among them).
-fn shortlist(root: &Sim, me: usize, size: usize) -> (Vec<Candidate>, u64) {
+fn shortlist(root: &Sim, me: usize, size: usize, stop: &AtomicBool) -> (Vec<Candidate>, u64) {
     let pos = &root.pos;
     let rules = pos.rules();
     let mut all: Vec<Candidate> = Vec::new();
     let before: Vec<f64> = equities(pos, &root.ledgers);
     let mut scanned = 0u64;
-    for_each_scored(pos, &mut |board, placements, score| {
+    for_each_scored(pos, stop, SHORTLIST_SCAN, &mut |board, placements, score| {
         scanned += 1;
         let mut ledger = root.ledgers[me].clone();
         ledger.record(rules, score, placements.len());
@@ -117,7 +120,7 @@ fn shortlist(root: &Sim, me: usize, size: usize) -> (Vec<Candidate>, u64) {
         let static_value = margin(&values, me) - OPEN_WEIGHT * open;
         all.push(Candidate { placements: placements.to_vec(), static_value, n: 0, sum: 0.0, sum_sq: 0.0 });
     });
-    let greedy_move = greedy(pos, &root.ledgers[me]).map(|s| s.placements);
+    let greedy_move = greedy(pos, &root.ledgers[me], stop).map(|s| s.placements);
     all.sort_by(|a, b| b.static_value.total_cmp(&a.static_value));
     let mut keep: Vec<Candidate> = Vec::new();
     if let Some(g) = greedy_move {
@@ -139,7 +142,15 @@ fn rank(a: &Candidate, b: &Candidate) -> std::cmp::Ordering {
 }
 
 /// One playout of a candidate: its value for the mover's sheet and the nodes it took.
-fn playout(root: &Sim, cand: &[Placement], me: usize, depth: u32, seed: u64, j: u64) -> (f64, u64) {
+fn playout(
+    root: &Sim,
+    cand: &[Placement],
+    me: usize,
+    depth: u32,
+    seed: u64,
+    j: u64,
+    stop: &AtomicBool,
+) -> (f64, u64) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     rng.set_stream(j);
     let mut sim = root.clone();
@@ -153,7 +164,7 @@ fn playout(root: &Sim, cand: &[Placement], me: usize, depth: u32, seed: u64, j: 
             break;
         }
         let sheet = sim.pos.rules().sheet_of_seat(sim.pos.to_move());
-        let Some(reply) = greedy(&sim.pos, &sim.ledgers[sheet]) else { break };
+        let Some(reply) = greedy(&sim.pos, &sim.ledgers[sheet], stop) else { break };
         sim.play(&reply.placements);
         nodes += 1;
     }
@@ -209,7 +220,7 @@ pub(crate) fn search(
     if limits.depth.is_none() && left <= f64::from(2 * depth) {
         depth = (left.ceil() as u32 + 2).max(depth);
     }
-    let (mut cands, scanned) = shortlist(&root, me, SHORTLIST);
+    let (mut cands, scanned) = shortlist(&root, me, SHORTLIST, stop);
     if cands.is_empty() {
         return None;
     }
@@ -321,7 +332,7 @@ fn run_tasks(
                 if budget.exhausted() {
                     return None;
                 }
-                let (v, nodes) = playout(root, &cands[c].placements, me, depth, seed, j);
+                let (v, nodes) = playout(root, &cands[c].placements, me, depth, seed, j, budget.stop);
                 budget.nodes.fetch_add(nodes, Ordering::Relaxed);
                 Some(v)
             })
