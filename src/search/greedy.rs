@@ -7,7 +7,7 @@
 //! runs at 10, 11, 12 give 1, 2, 4; on a double cell a cross adds 2), summed over those cells.
 
 use std::ops::ControlFlow;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::rules::{Axis, Board, Cell, MoveScore, Placement, Position, Rules, Square, Variant};
 
@@ -160,7 +160,7 @@ pub(crate) fn for_each_scored(
     let start = pos.board().count() == 0;
     let mut board = pos.board().clone();
     let mut seen = 0u64;
-    let _ = pos.movegen().with_stop(stop).for_each_legal(&mut |placements| {
+    let _ = pos.movegen().for_each_legal(&mut |placements| {
         for p in placements {
             board.place(p.cell, p.value);
         }
@@ -170,7 +170,8 @@ pub(crate) fn for_each_scored(
             board.remove(p.cell);
         }
         seen += 1;
-        if seen >= cap {
+        // A raised stop flag ends the listing, but only after one legal move to answer with.
+        if seen >= cap || stop.load(Ordering::Relaxed) {
             return ControlFlow::Break(());
         }
         ControlFlow::Continue(())

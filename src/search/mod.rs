@@ -17,7 +17,7 @@ mod montecarlo;
 pub use bench::{bench, bench_positions, BenchResult};
 
 use std::ops::ControlFlow;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rand::{Rng, SeedableRng};
@@ -154,12 +154,12 @@ fn random_move(
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed ^ pos.turn() as u64);
     let mut best = Move::pass();
     let mut seen = 0u64;
-    let _ = pos.movegen().with_stop(stop).for_each_legal(&mut |placements| {
+    let _ = pos.movegen().for_each_legal(&mut |placements| {
         seen += 1;
         if rng.random_range(0..seen) == 0 {
             best = Move::new(placements.to_vec());
         }
-        if seen >= greedy::MOVE_CAP {
+        if seen >= greedy::MOVE_CAP || stop.load(Ordering::Relaxed) {
             return ControlFlow::Break(());
         }
         ControlFlow::Continue(())
