@@ -1,10 +1,8 @@
 //! What a move scores: its runs of 10, 11, 12 (kids: 8, 9, 10), each counted once, its crosses
 //! and its tiles on extra cells.
 
-use std::collections::HashSet;
-
 use super::board::{Axis, Board};
-use super::geometry::Square;
+use super::geometry::{Cell, Square};
 use super::moves::Placement;
 use super::options::{CenterCross, KidsScoring, Rules, Variant};
 
@@ -24,14 +22,17 @@ impl MoveScore {
     pub fn of(rules: &Rules, after: &Board, placements: &[Placement], start: bool) -> MoveScore {
         let low = rules.limit() - 2;
         let mut score = MoveScore::default();
-        let mut seen = HashSet::new();
+        // The runs already counted, by axis and first cell: a move has few, so a list is enough.
+        let mut seen: Vec<(Axis, Cell)> = Vec::with_capacity(2 * placements.len());
         for p in placements {
             let mut on_scoring_run = false;
             for axis in [Axis::Horizontal, Axis::Vertical] {
                 let (sum, _) = after.run_through(p.cell, axis);
                 if sum >= low {
                     on_scoring_run = true;
-                    if seen.insert((axis, after.run_start(p.cell, axis))) {
+                    let run = (axis, after.run_start(p.cell, axis));
+                    if !seen.contains(&run) {
+                        seen.push(run);
                         score.runs[usize::from(sum - low)] += 1;
                     }
                 }

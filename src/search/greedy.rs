@@ -23,42 +23,6 @@ pub(crate) struct Scored {
     pub open: u32,
 }
 
-/// Scores a move on the board after it: the same facts as [`MoveScore::of`], without
-/// allocating. The start move (rare) goes to the rules core for its centre cross.
-pub(crate) fn score_after(rules: &Rules, after: &Board, placements: &[Placement], start: bool) -> MoveScore {
-    if start {
-        return MoveScore::of(rules, after, placements, true);
-    }
-    let low = rules.limit() - 2;
-    let mut score = MoveScore::default();
-    let mut seen: [(bool, Cell); 16] = [(false, Cell::from_index(0)); 16];
-    let mut n = 0;
-    for p in placements {
-        let mut on_scoring_run = false;
-        for axis in [Axis::Horizontal, Axis::Vertical] {
-            let (sum, _) = after.run_through(p.cell, axis);
-            if sum >= low {
-                on_scoring_run = true;
-                let key = (axis == Axis::Horizontal, after.run_start(p.cell, axis));
-                if !seen[..n].contains(&key) {
-                    if n < seen.len() {
-                        seen[n] = key;
-                        n += 1;
-                    }
-                    score.runs[usize::from(sum - low)] += 1;
-                }
-            }
-        }
-        if after.square(p.cell) == Square::Double {
-            match rules.variant {
-                Variant::Classic => score.crosses += u8::from(on_scoring_run),
-                Variant::Dice | Variant::Kids => score.extra += 1,
-            }
-        }
-    }
-    score
-}
-
 /// Points of a run sum for the open-points proxy.
 fn run_points(rules: &Rules, sum: u8) -> u32 {
     let low = rules.limit() - 2;
@@ -164,7 +128,7 @@ pub(crate) fn for_each_scored(
         for p in placements {
             board.place(p.cell, p.value);
         }
-        let score = score_after(rules, &board, placements, start);
+        let score = MoveScore::of(rules, &board, placements, start);
         visit(&board, placements, &score);
         for p in placements.iter().rev() {
             board.remove(p.cell);
