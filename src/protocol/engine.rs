@@ -23,10 +23,6 @@ use super::response::{ErrorCode, Failure, Response};
 /// The version of the protocol this engine speaks.
 pub const PROTOCOL_VERSION: u32 = 1;
 
-/// The largest `turn` a position line may give: more than any game lasts (`rounds` is at most
-/// 100000, players at most 6), and far enough from `u32::MAX` that playing on cannot overflow.
-pub const MAX_TURN: u32 = 1_000_000;
-
 /// What the caller must do after a command.
 #[derive(Debug)]
 pub enum Outcome {
@@ -350,12 +346,6 @@ impl Engine {
                 let line: Vec<String> = fields.iter().map(|(k, v)| format!("{k}={v}")).collect();
                 let position = Position::from_line(&line.join(" "))
                     .map_err(|e: SetupError| fail(ErrorCode::InvalidPosition, e))?;
-                if position.turn() > MAX_TURN {
-                    return Err(Failure::new(
-                        ErrorCode::InvalidPosition,
-                        format!("bad value in field 'turn': a number from 1 to {MAX_TURN}"),
-                    ));
-                }
                 self.start(Game::from_position(position), None);
                 Ok(String::new())
             }

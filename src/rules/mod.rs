@@ -25,5 +25,6 @@ pub use options::{CenterCross, ForcedDouble, KidsScoring, Leftovers, MustPlace, 
 pub use perft::{perft, perft_until};
 pub use position::{Phase, Position, Standing};
 pub use scoring::MoveScore;
+pub use setup::MAX_TURN;
 pub use sheet::{Mark, Sheet};
 pub use tiles::Tiles;

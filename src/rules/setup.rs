@@ -28,6 +28,9 @@ const OPTIONS: [&str; 11] = [
     "scoring",
 ];
 
+/// The largest turn a position line may name: far beyond any game, and far from overflow.
+pub const MAX_TURN: u32 = 1_000_000;
+
 fn bad(field: &'static str, reason: impl Into<String>) -> SetupError {
     SetupError::Value { field, reason: reason.into() }
 }
@@ -82,8 +85,11 @@ impl Position {
         let mut pos = Position::new(rules);
         let rules = pos.rules.clone();
 
-        pos.turn =
-            field("turn")?.parse().ok().filter(|&t| t >= 1).ok_or_else(|| bad("turn", "a number from 1"))?;
+        pos.turn = field("turn")?
+            .parse()
+            .ok()
+            .filter(|t| (1..=MAX_TURN).contains(t))
+            .ok_or_else(|| bad("turn", format!("a number from 1 to {MAX_TURN}")))?;
         let tomove: usize = field("tomove")?.parse().map_err(|_| bad("tomove", "a seat number"))?;
         if !(1..=usize::from(players)).contains(&tomove) {
             return Err(bad("tomove", format!("seat {tomove} is not one of 1 to {players}")));
@@ -211,6 +217,9 @@ fn check_consistency(pos: &Position) -> Result<(), SetupError> {
             }
             if pos.board.count() == 0 && pos.turn != 1 {
                 return Err(bad("turn", "an empty classic board is at turn 1"));
+            }
+            if pos.board.count() > 0 && pos.turn == 1 {
+                return Err(bad("turn", "after the start move the turn is 2 or more"));
             }
         }
         Variant::Dice | Variant::Kids => {
