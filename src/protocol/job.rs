@@ -2,7 +2,7 @@
 //! search thread, reporting `info` lines through a callback and checking a stop flag.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use std::ops::ControlFlow;
 
@@ -93,8 +93,34 @@ fn go(
         depth: args.depth,
         infinite: args.infinite,
     };
-    let outcome =
-        search::run(position, &limits, &options.search_options(), stop, &mut |i: &Info| info(info_line(i)));
+    // A time limit also raises the stop flag when it runs out: the search checks its clock
+    // itself, but a hand of many kept tiles can hold it inside the move generator, which only
+    // sees the flag. A node or depth limit stays deterministic: no clock then.
+    let deadline = match (args.movetime, args.nodes, args.depth, args.infinite) {
+        (Some(ms), ..) => Some(Duration::from_millis(ms)),
+        (None, None, None, false) => Some(DEFAULT_MOVE_TIME),
+        _ => None,
+    };
+    let finished = AtomicBool::new(false);
+    let outcome = std::thread::scope(|scope| {
+        if let Some(deadline) = deadline {
+            let (finished, started) = (&finished, Instant::now());
+            scope.spawn(move || {
+                while !finished.load(Ordering::Relaxed) {
+                    if started.elapsed() >= deadline {
+                        stop.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+            });
+        }
+        let outcome = search::run(position, &limits, &options.search_options(), stop, &mut |i: &Info| {
+            info(info_line(i))
+        });
+        finished.store(true, Ordering::Relaxed);
+        outcome
+    });
     let Some(outcome) = outcome else {
         return Err(Failure::new(ErrorCode::Internal, "the search found no move to make"));
     };
@@ -144,6 +170,9 @@ fn info_line(i: &Info) -> String {
         pv.join(" ")
     )
 }
+
+/// How long a `go` with no limit takes at most (the search aims at about this long too).
+const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
 
 /// The node limit of each search of `bench`.
 const BENCH_NODES: u64 = 2_000;

@@ -19,6 +19,10 @@ use super::moves::{Move, Placement};
 use super::options::{ForcedDouble, MustPlace, Rules, Variant};
 use super::tiles::{Tiles, VALUES};
 
+/// How many sets the search for the largest size visits before a soft stop may cut it short:
+/// ordinary hands finish far below this, so their moves stay exact whatever the flag says.
+const SOFT_STOP_AFTER: u64 = 100_000;
+
 /// What a complete set of placements is worth to the double-cell rule.
 enum Doubles {
     /// Every tile on a double cell lies on a run of 10 to 12, or the set has none.
@@ -51,6 +55,9 @@ pub struct MoveGen<'r> {
     base_fits: Option<[Vec<Cell>; VALUES]>,
     /// When raised, every enumeration ends at once: counts and listings are then partial.
     stop: Option<&'r AtomicBool>,
+    /// When raised, the search for the largest move size ends as soon as it has found one valid
+    /// move, settling for the largest size found so far (see [`MoveGen::with_soft_stop`]).
+    soft_stop: Option<&'r AtomicBool>,
 }
 
 type Sink<'s, 'r> = dyn FnMut(&mut MoveGen<'r>) -> ControlFlow<()> + 's;
@@ -71,7 +78,17 @@ impl<'r> MoveGen<'r> {
             untried: Vec::with_capacity(1024),
             base_fits: None,
             stop: None,
+            soft_stop: None,
         }
+    }
+
+    /// For players that must answer with a move: once `stop` is raised, proving that no larger
+    /// move exists (`must_place=maximum`) is cut short, after a first 100,000 sets, and the
+    /// largest size found so far is taken, so the listing still yields moves. In a hand of many kept tiles that proof can take
+    /// minutes; the move may then place fewer tiles than the rule demands.
+    pub fn with_soft_stop(mut self, stop: &'r AtomicBool) -> MoveGen<'r> {
+        self.soft_stop = Some(stop);
+        self
     }
 
     /// Makes every enumeration end as soon as `stop` is raised (checked at every set). What it
@@ -417,11 +434,16 @@ impl<'r> MoveGen<'r> {
         // would repeat the whole enumeration for every size that has no valid set.
         let max = self.hand.len();
         let mut best = 0;
+        let mut visited = 0u64;
         let _ = self.enumerate(0, max, &mut |g| {
+            visited += 1;
             if g.placed.len() > best && g.accept() {
                 best = g.placed.len();
             }
-            if best == max {
+            let settle = best > 0
+                && visited > SOFT_STOP_AFTER
+                && g.soft_stop.is_some_and(|s| s.load(Ordering::Relaxed));
+            if best == max || settle {
                 ControlFlow::Break(())
             } else {
                 ControlFlow::Continue(())

@@ -124,7 +124,7 @@ pub(crate) fn for_each_scored(
     let start = pos.board().count() == 0;
     let mut board = pos.board().clone();
     let mut seen = 0u64;
-    let _ = pos.movegen().for_each_legal(&mut |placements| {
+    let _ = pos.movegen().with_soft_stop(stop).for_each_legal(&mut |placements| {
         for p in placements {
             board.place(p.cell, p.value);
         }

@@ -154,7 +154,7 @@ fn random_move(
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed ^ pos.turn() as u64);
     let mut best = Move::pass();
     let mut seen = 0u64;
-    let _ = pos.movegen().for_each_legal(&mut |placements| {
+    let _ = pos.movegen().with_soft_stop(stop).for_each_legal(&mut |placements| {
         seen += 1;
         if rng.random_range(0..seen) == 0 {
             best = Move::new(placements.to_vec());
