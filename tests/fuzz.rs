@@ -11,7 +11,7 @@ use std::sync::atomic::AtomicBool;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
-use zatre::protocol::{parse_line, Engine, ErrorCode, Line, Outcome, RawLine, MAX_LINE_BYTES};
+use zatre::protocol::{parse_line, Command, Engine, ErrorCode, Line, Outcome, RawLine, MAX_LINE_BYTES};
 
 /// Sequences per property.
 const CASES: u32 = 160;
@@ -127,29 +127,9 @@ fn argument() -> impl Strategy<Value = String> {
 
 /// A command word (mostly a real one, sometimes a near miss) with 0 to 4 arguments.
 fn near_command() -> impl Strategy<Value = String> {
-    let words = proptest::sample::select(vec![
-        "protocol_version",
-        "name",
-        "version",
-        "list_commands",
-        "known_command",
-        "help",
-        "isready",
-        "quit",
-        "options",
-        "setoption",
-        "newgame",
-        "draw",
-        "place",
-        "undo",
-        "legal",
-        "score",
-        "show",
-        "position",
-        "go",
-        "stop",
-        "perft",
-        "bench",
+    // Every real command word, and near misses of them.
+    let mut words: Vec<&'static str> = Command::WORDS.to_vec();
+    words.extend([
         "Name",
         "draws",
         "placе",
@@ -163,6 +143,7 @@ fn near_command() -> impl Strategy<Value = String> {
         "perft 99",
         "bench 1",
     ]);
+    let words = proptest::sample::select(words);
     let id = proptest::option::of(prop_oneof!["[0-9]{1,9}", "[0-9]{10,12}", Just("-1".to_owned())]);
     let sep = proptest::sample::select(vec![" ", "  ", "\t", " \t "]);
     (id, words, proptest::collection::vec((sep, argument()), 0..5), proptest::bool::ANY).prop_map(
