@@ -1,6 +1,8 @@
 //! Spawns the real `zatre` binary: answers during an infinite go, end of input, huge and
 //! non-UTF-8 lines, quit, a closed stdout, and the command-line flags.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
@@ -441,13 +443,6 @@ fn a_stdout_closed_during_a_go_ends_the_engine_quietly() {
     assert!(stderr.is_empty(), "{stderr}");
 }
 
-/// `VmHWM` of a process, in KiB.
-fn peak_rss_kib(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("/proc/<pid>/status");
-    let line = status.lines().find(|l| l.starts_with("VmHWM:")).expect("a VmHWM line");
-    line.split_whitespace().nth(1).and_then(|n| n.parse().ok()).expect("VmHWM in kB")
-}
-
 #[test]
 fn input_piped_faster_than_it_is_answered_is_not_stored() {
     // The reader thread queued every input line for the loop without bound: a client that pipes
@@ -482,7 +477,7 @@ fn input_piped_faster_than_it_is_answered_is_not_stored() {
     while written.recv_timeout(Duration::from_millis(500)).is_ok() {
         count += 1;
     }
-    let peak = peak_rss_kib(pid);
+    let peak = common::peak_rss_kib(pid);
     assert!(count < LINES, "all {LINES} lines of 60 kB were taken in while no answer was read");
     assert!(peak < 32 * 1024, "peak RSS {peak} KiB with {count} lines of 60 kB sent");
     // Then every line is answered.

@@ -9,6 +9,8 @@
 //! `LOAD_DUMP=<file>` the input is kept, to time a release build: `/usr/bin/time -v
 //! target/release/zatre < <file> > /dev/null`.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::thread;
@@ -69,13 +71,6 @@ fn next_command(engine: &Engine, rng: &mut ChaCha8Rng, games: &mut u64) -> Strin
         Phase::Place if roll < 70 => "legal count".to_owned(),
         _ => ["undo", "undo", "score", "isready", "legal count"][rng.random_range(0..5)].to_owned(),
     }
-}
-
-/// `VmHWM` of a process, in KiB.
-fn peak_rss_kib(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("/proc/<pid>/status");
-    let line = status.lines().find(|l| l.starts_with("VmHWM:")).expect("a VmHWM line");
-    line.split_whitespace().nth(1).and_then(|n| n.parse().ok()).expect("VmHWM in kB")
 }
 
 #[test]
@@ -157,11 +152,11 @@ fn two_hundred_thousand_mixed_commands_through_the_binary() {
         );
         assert_eq!(&response, want, "command {id}");
         if k + 1 == early {
-            early_peak = peak_rss_kib(pid);
+            early_peak = common::peak_rss_kib(pid);
         }
     }
     let elapsed = started.elapsed();
-    let peak = peak_rss_kib(pid);
+    let peak = common::peak_rss_kib(pid);
     done_send.send(()).expect("the writer waits");
     writer.join().expect("the writer");
     let status = child.wait().expect("wait");

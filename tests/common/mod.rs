@@ -1,4 +1,5 @@
-//! Helpers shared by the rules tests: positions from short descriptions.
+//! Helpers shared by the integration tests: positions from short descriptions, and the peak
+//! memory of a spawned engine.
 
 #![allow(dead_code)]
 
@@ -41,4 +42,11 @@ pub fn square(variant: &str, board: &str, hand: &str, options: &str) -> Position
 /// Parses a move on a position's board.
 pub fn mv(pos: &Position, text: &str) -> Move {
     Move::parse(pos.board().geometry(), text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+/// `VmHWM` of a process, in KiB.
+pub fn peak_rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("/proc/<pid>/status");
+    let line = status.lines().find(|l| l.starts_with("VmHWM:")).expect("a VmHWM line");
+    line.split_whitespace().nth(1).and_then(|n| n.parse().ok()).expect("VmHWM in kB")
 }
