@@ -189,11 +189,6 @@ impl Engine {
         self.game.position()
     }
 
-    /// Whether a job started by this engine is still running.
-    pub fn is_busy(&self) -> bool {
-        self.busy
-    }
-
     /// The caller reports that the job it was given has finished.
     pub fn job_finished(&mut self) {
         self.busy = false;

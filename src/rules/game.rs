@@ -72,9 +72,4 @@ impl Game {
         self.position = self.history.pop().ok_or(UndoError)?;
         Ok(())
     }
-
-    /// How many draws and moves can be taken back.
-    pub fn history_len(&self) -> usize {
-        self.history.len()
-    }
 }
