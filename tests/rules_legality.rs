@@ -106,13 +106,9 @@ fn double_cells_need_a_run_of_10_to_12_unless_forced() {
 
 #[test]
 fn the_forced_exception_allows_a_double_cell_when_no_normal_cell_fits() {
-    // The board's only free neighbours are normal cells in full runs and the double cell g7.
-    // Column g: g7 (double) above g8 = 6; row 8: g8 6 + h8 6 = 12 blocks f8 and i8; column h:
-    // h7 6 + h8 6 = 12 blocks h6 and h9; g9 double below g8; the neighbours of h7: g7 (double),
-    // i7 (double), h6 (blocked). So a 6 fits only on double cells: g7 (column 6+6 = 12 scores)
-    // and g9, i7 likewise. A 1 fits on f8? Row f8+g8+h8 = 13: no. Every normal neighbour is
-    // blocked for any value, so the 1 is forced onto a double cell without a run of 10 to 12?
-    // g7 with a 1: column 1+6 = 7, row g7-h7 1+6 = 7: no run of 10-12: allowed only forced.
+    // Around 6@h8, 6@g8, 6@h7 every free normal neighbour would join a run of 12 (f8, i8, h6,
+    // h9, g9's row...), so even a 1 fits on no normal cell; the double cell g7 takes it with runs
+    // of 7 only: allowed by the forced exception alone, and without a cross.
     let c = classic("6@h8,6@g8,6@h7", &["1", "-"], "");
     let legal = c.movegen().legal_moves();
     assert!(!legal.is_empty() && legal.iter().all(|m| m.len() == 1), "{legal:?}");
@@ -131,8 +127,7 @@ fn must_place_maximum_demands_the_most_tiles_and_maximal_only_a_full_stop() {
     assert!(matches!(e, MoveError::TooFew { placed: 1, required: 2, .. }), "{e}");
     assert!(matches!(refuse(&dice("1@f6", "34"), "3@f7"), MoveError::TooFew { .. }));
     assert!(matches!(refuse(&kids("-", "34"), "3@b5"), MoveError::TooFew { .. }));
-    // Maximal: a first tile that leaves the second with no place is a complete move. Row 8 holds
-    // 6 6 with the board otherwise full around: 4@... is simpler on a fresh example:
+    // Maximal: a single tile is not complete while the second still fits after it.
     let cz = classic("5@h8", &["34", "-"], "rules=cz3");
     assert!(matches!(refuse(&cz, "3@h9"), MoveError::NotMaximal { .. }));
     let dm = square("dice", "1@f6", "34", "must_place=maximal");
