@@ -106,9 +106,9 @@ fn double_cells_need_a_run_of_10_to_12_unless_forced() {
 
 #[test]
 fn the_forced_exception_allows_a_double_cell_when_no_normal_cell_fits() {
-    // Around 6@h8, 6@g8, 6@h7 every free normal neighbour would join a run of 12 (f8, i8, h6,
-    // h9, g9's row...), so even a 1 fits on no normal cell; the double cell g7 takes it with runs
-    // of 7 only: allowed by the forced exception alone, and without a cross.
+    // Around 6@h8, 6@g8, 6@h7 the free normal neighbours f8, i8, h6 and h9 each extend a run of
+    // 12, so even a 1 fits on no normal cell (the others, g7, i7, g9, are double cells). On g7
+    // the 1 makes runs of 7 only: allowed by the forced exception alone, and without a cross.
     let c = classic("6@h8,6@g8,6@h7", &["1", "-"], "");
     let legal = c.movegen().legal_moves();
     assert!(!legal.is_empty() && legal.iter().all(|m| m.len() == 1), "{legal:?}");
