@@ -98,7 +98,7 @@ fn go(
     // sees the flag. A node or depth limit stays deterministic: no clock then.
     let deadline = match (args.movetime, args.nodes, args.depth, args.infinite) {
         (Some(ms), ..) => Some(Duration::from_millis(ms)),
-        (None, None, None, false) => Some(DEFAULT_MOVE_TIME),
+        (None, None, None, false) => Some(search::DEFAULT_MOVE_TIME),
         _ => None,
     };
     let finished = AtomicBool::new(false);
@@ -156,11 +156,17 @@ fn legal(position: &Position, count: bool, stop: &AtomicBool) -> String {
     payload
 }
 
-/// `info depth <d> multipv <k> score <s> nodes <n> nps <n> time <ms> pv <moves>`.
+/// `info depth <d> multipv <k> score <s> [stderr <e> samples <n>] nodes <n> nps <n> time <ms>
+/// pv <moves>`; `stderr` and `samples` only for a score that playouts sampled.
 fn info_line(i: &Info) -> String {
     let pv: Vec<String> = i.pv.iter().map(ToString::to_string).collect();
+    let sampled = if i.samples > 0 {
+        format!(" stderr {:.2} samples {}", i.std_error, i.samples)
+    } else {
+        String::new()
+    };
     format!(
-        "info depth {} multipv {} score {:.2} nodes {} nps {} time {} pv {}",
+        "info depth {} multipv {} score {:.2}{sampled} nodes {} nps {} time {} pv {}",
         i.depth,
         i.multipv,
         i.score,
@@ -171,15 +177,9 @@ fn info_line(i: &Info) -> String {
     )
 }
 
-/// How long a `go` with no limit takes at most (the search aims at about this long too).
-const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
-
-/// The node limit of each search of `bench`.
-const BENCH_NODES: u64 = 2_000;
-
 /// `bench`: the search's fixed positions searched to a fixed node count each, one thread, seed 0
 /// (see `search::bench`). The node total is a signature of search behaviour.
 fn bench() -> Result<String, Failure> {
-    let result = search::bench(BENCH_NODES);
+    let result = search::bench();
     Ok(format!("nodes {} nps {}", result.nodes, result.nps))
 }

@@ -58,12 +58,15 @@ pub fn bench_positions() -> Vec<Position> {
         .collect()
 }
 
-/// Searches every bench position to `nodes` nodes on one thread.
-pub fn bench(nodes: u64) -> BenchResult {
+/// The node limit of each bench search: enough for every stage, playouts included.
+const NODES: u64 = 100_000;
+
+/// Searches every bench position to a fixed node count on one thread, seed 0.
+pub fn bench() -> BenchResult {
     let started = Instant::now();
     let stop = AtomicBool::new(false);
     // Depth 2 makes the bench run the playouts too, not only the static ranking.
-    let limits = Limits { nodes: Some(nodes), depth: Some(2), ..Limits::default() };
+    let limits = Limits { nodes: Some(NODES), depth: Some(2), ..Limits::default() };
     let options = SearchOptions { strategy: Strategy::Search, threads: 1, multipv: 1, seed: 0 };
     let mut total = 0;
     for pos in bench_positions() {

@@ -7,7 +7,7 @@
 //! cost their pips (in full when the game is about to end, partly otherwise since most kept tiles
 //! are placed later).
 
-use crate::rules::{Position, Variant};
+use crate::rules::{Position, Rules, Variant};
 
 use super::ledger::{Ledger, Outlook};
 
@@ -57,24 +57,28 @@ fn sheet_turns(pos: &Position, game: f64) -> Vec<f64> {
     turns
 }
 
+/// A sheet's equity without the hand, given the turns its seats still have.
+fn sheet_equity(rules: &Rules, ledger: &Ledger, turns: f64) -> f64 {
+    let (rates, mark_factor) = match rules.variant {
+        Variant::Dice => (DICE_RATES, DICE_MARK_FACTOR),
+        _ => (CLASSIC_RATES, 2.0),
+    };
+    let t = turns.max(0.0);
+    let outlook = Outlook { entries: [rates[0] * t, rates[1] * t, rates[2] * t], marks: rates[3] * t };
+    ledger.equity(rules, &outlook, mark_factor)
+}
+
 /// The equity of every sheet.
 pub(crate) fn equities(pos: &Position, ledgers: &[Ledger]) -> Vec<f64> {
     let rules = pos.rules();
     let game = game_turns_left(pos);
     let turns = sheet_turns(pos, game);
-    let (rates, mark_factor) = match rules.variant {
-        Variant::Dice => (DICE_RATES, DICE_MARK_FACTOR),
-        _ => (CLASSIC_RATES, 2.0),
-    };
     let hand_weight = if game <= f64::from(rules.players) { 1.0 } else { 0.3 };
     ledgers
         .iter()
         .enumerate()
         .map(|(i, ledger)| {
-            let t = turns[i];
-            let outlook =
-                Outlook { entries: [rates[0] * t, rates[1] * t, rates[2] * t], marks: rates[3] * t };
-            let mut e = ledger.equity(rules, &outlook, mark_factor);
+            let mut e = sheet_equity(rules, ledger, turns[i]);
             if rules.variant == Variant::Classic {
                 let pips: u32 = (0..usize::from(rules.players))
                     .filter(|&s| rules.sheet_of_seat(s) == i)
@@ -83,6 +87,22 @@ pub(crate) fn equities(pos: &Position, ledgers: &[Ledger]) -> Vec<f64> {
                 e -= hand_weight * f64::from(pips);
             }
             e
+        })
+        .collect()
+}
+
+/// What one turn of each sheet is worth on average: its equity with the turns it still has, less
+/// its equity with one turn fewer. A simulated turn replaces this expectation with what the turn
+/// actually brought.
+pub(crate) fn turn_worth(pos: &Position, ledgers: &[Ledger]) -> Vec<f64> {
+    let rules = pos.rules();
+    let turns = sheet_turns(pos, game_turns_left(pos));
+    ledgers
+        .iter()
+        .enumerate()
+        .map(|(i, ledger)| {
+            let t = turns[i].max(1.0);
+            sheet_equity(rules, ledger, t) - sheet_equity(rules, ledger, t - 1.0)
         })
         .collect()
 }

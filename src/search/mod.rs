@@ -76,7 +76,10 @@ impl Default for SearchOptions {
     }
 }
 
-/// When to stop. With no limit at all the search takes about a second.
+/// How long a search with no limit at all takes.
+pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
+
+/// When to stop. With no limit at all the search takes [`DEFAULT_MOVE_TIME`].
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
     pub movetime: Option<Duration>,
@@ -97,6 +100,10 @@ pub struct Info {
     pub multipv: usize,
     /// The expected final margin (or score, alone), in sheet points.
     pub score: f64,
+    /// The standard error of `score` over the playouts (0 when no playout sampled it).
+    pub std_error: f64,
+    /// How many playouts `score` rests on (0: the static evaluation or an exact expectation).
+    pub samples: u64,
     /// The candidate move and what follows it.
     pub pv: Vec<Move>,
 }
@@ -138,6 +145,8 @@ fn single_info(started: Instant, nodes: u64, score: f64, best: &Move, on_info: &
         time_ms,
         multipv: 1,
         score,
+        std_error: 0.0,
+        samples: 0,
         pv: vec![best.clone()],
     });
 }
