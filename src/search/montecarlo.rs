@@ -9,7 +9,8 @@
 //!    that turn. No sampling, so no noise: this is where a run left at 9 or 10 costs what the next
 //!    player's 12 is worth, on average over the tiles they may draw. Alone, the next turn is one's
 //!    own, and the stage values what a move prepares for it.
-//! 3. **Playouts** (with `go depth <d>`, `d` >= 2). The best [`PLAYOUT_STAGE`] play on: draws
+//! 3. **Playouts** (with `go depth <d>`, `d` >= 2; `go depth 0` is stage 1 alone, and
+//!    `go depth 1` or no depth stages 1 and 2). The best [`PLAYOUT_STAGE`] play on: draws
 //!    sampled from the bag, greedy moves for every seat, `d` turns after the candidate. A
 //!    playout's first turn is a sample of what stage 2 computed exactly, so a playout adds to the
 //!    candidate's value only what the later turns changed (a control variate: the noise of the
@@ -160,12 +161,8 @@ impl Sim {
         Some(seen)
     }
 
-    /// Every distinct draw of the next player with its probability (one empty draw when the game
-    /// is over).
+    /// Every distinct draw of the next player, with its probability.
     fn draws(&self) -> Vec<(Vec<u8>, f64)> {
-        if self.pos.is_over() {
-            return vec![(Vec::new(), 1.0)];
-        }
         self.pos.possible_draws().into_iter().map(|(t, p)| (t.values().collect(), p)).collect()
     }
 
@@ -244,17 +241,23 @@ impl Budget<'_> {
     }
 }
 
-/// Stage 2 for one candidate and one draw of the next player: the margin after their greedy
-/// reply (`None` when the budget ran out).
-fn next_turn(root: &Root, cand: &Candidate, drawn: &[u8], budget: &Budget<'_>) -> Option<f64> {
-    if budget.exhausted() {
-        return None;
+/// Stage 2 for one candidate: the expected margin after the next player's greedy reply, over
+/// every draw they may get (`None` when the budget ran out first).
+fn next_turn(root: &Root, cand: &Candidate, budget: &Budget<'_>) -> Option<f64> {
+    let after = Sim::after(root, cand);
+    if after.pos.is_over() {
+        return Some(after.margin(root.me));
     }
-    let mut sim = Sim::after(root, cand);
-    if !sim.pos.is_over() {
-        budget.spend(sim.turn(root, drawn, budget.stop)?);
+    let mut expected = 0.0;
+    for (drawn, p) in after.draws() {
+        if budget.exhausted() {
+            return None;
+        }
+        let mut sim = after.clone();
+        budget.spend(sim.turn(root, &drawn, budget.stop)?);
+        expected += p * sim.margin(root.me);
     }
-    Some(sim.margin(root.me))
+    Some(expected)
 }
 
 /// Stage 3, playout `j` of a candidate: how much the turns after the first changed the margin
@@ -320,26 +323,22 @@ pub(crate) fn search(
     report(&cands, multipv, 0, &budget, on_info);
 
     // Stage 2: the next turn over every draw, a batch of candidates at a time in static order,
-    // as far down the shortlist as the budget goes.
-    for batch in (0..cands.len()).step_by(NEXT_TURN_BATCH) {
+    // as far down the shortlist as the budget goes (`go depth 0` stops at the static ranking).
+    let stages = if limits.depth == Some(0) { 0 } else { cands.len() };
+    for batch in (0..stages).step_by(NEXT_TURN_BATCH) {
         if budget.exhausted() && batch > 0 {
             break;
         }
         let batch = batch..cands.len().min(batch + NEXT_TURN_BATCH);
-        let draws: Vec<Vec<(Vec<u8>, f64)>> =
-            cands[batch.clone()].iter().map(|c| Sim::after(&root, c).draws()).collect();
-        let tasks: Vec<(usize, usize)> =
-            draws.iter().enumerate().flat_map(|(c, d)| (0..d.len()).map(move |i| (c, i))).collect();
-        let results = parallel(&tasks, threads, |&(c, i)| {
-            next_turn(&root, &cands[batch.start + c], &draws[c][i].0, &budget)
-        });
-        for (c, cand) in cands[batch].iter_mut().enumerate() {
-            let mine = tasks.iter().zip(&results).filter(|((cc, _), _)| *cc == c);
-            cand.next_turn = mine.map(|(&(_, i), r)| r.map(|v| draws[c][i].1 * v)).sum();
+        let values = parallel(&cands[batch.clone()], threads, |c| next_turn(&root, c, &budget));
+        for (cand, value) in cands[batch].iter_mut().zip(values) {
+            cand.next_turn = value;
         }
     }
     cands.sort_by(|a, b| rank(b, a));
-    report(&cands, multipv, 1, &budget, on_info);
+    if stages > 0 {
+        report(&cands, multipv, 1, &budget, on_info);
+    }
 
     // Stage 3: playouts of the best few, with successive halving.
     let depth = playout_depth(pos, limits);
@@ -451,5 +450,93 @@ fn report(
             samples: cand.n,
             pv: vec![Move::new(cand.placements.clone())],
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{bench_positions, greedy_choice};
+
+    fn root_of(pos: &Position) -> Root {
+        let ledgers = ledgers_of(pos);
+        let me = pos.rules().sheet_of_seat(pos.to_move());
+        let worth = turn_worth(pos, &ledgers);
+        Root { pos: pos.clone(), ledgers, me, worth }
+    }
+
+    /// Stage 2's value of a candidate, recomputed through the rules core: for every draw it lists,
+    /// the next player plays the greedy move, and their sheet's value moves by the change of their
+    /// standing (as `standings` counts it: rows less the hand) less one expected turn.
+    #[test]
+    fn next_turn_is_the_expected_standing_change_of_the_greedy_reply() {
+        let stop = AtomicBool::new(false);
+        let limits = Limits { infinite: true, ..Limits::default() };
+        let budget =
+            Budget { limits: &limits, stop: &stop, started: Instant::now(), nodes: AtomicU64::new(0) };
+        let mut checked = 0;
+        for pos in bench_positions() {
+            let root = root_of(&pos);
+            let (cands, _) = shortlist(&root, 3, &stop);
+            for cand in &cands {
+                let mut after = pos.clone();
+                after.play(&Move::new(cand.placements.clone())).unwrap();
+                let expected: f64 = after
+                    .possible_draws()
+                    .into_iter()
+                    .map(|(drawn, p)| {
+                        let mut next = after.clone();
+                        let sheet = next.rules().sheet_of_seat(next.to_move());
+                        let before = next.standings()[sheet].total;
+                        next.draw(&drawn.values().collect::<Vec<_>>()).unwrap();
+                        next.play(&greedy_choice(&next).unwrap()).unwrap();
+                        let mut values = cand.values.clone();
+                        values[sheet] += (next.standings()[sheet].total - before) as f64 - root.worth[sheet];
+                        p * if next.is_over() {
+                            final_margin(&next, root.me)
+                        } else {
+                            margin(&values, root.me)
+                        }
+                    })
+                    .sum();
+                let got = next_turn(&root, cand, &budget).unwrap();
+                assert!((got - expected).abs() < 1e-9, "{got} != {expected} in {}", pos.to_line());
+                checked += 1;
+            }
+        }
+        assert!(checked >= 15);
+    }
+
+    /// The probabilities of the draws add up to one, so a value that does not depend on the draw
+    /// is its own expectation: a stage 2 value stays within the range of its draws' margins.
+    #[test]
+    fn next_turn_lies_between_the_best_and_worst_draw() {
+        let stop = AtomicBool::new(false);
+        let limits = Limits { infinite: true, ..Limits::default() };
+        let budget =
+            Budget { limits: &limits, stop: &stop, started: Instant::now(), nodes: AtomicU64::new(0) };
+        for pos in bench_positions() {
+            let root = root_of(&pos);
+            let (cands, _) = shortlist(&root, 2, &stop);
+            let after = Sim::after(&root, &cands[0]);
+            if after.pos.is_over() {
+                continue;
+            }
+            let margins: Vec<f64> = after
+                .draws()
+                .iter()
+                .map(|(drawn, _)| {
+                    let mut sim = after.clone();
+                    sim.turn(&root, drawn, &stop).unwrap();
+                    sim.margin(root.me)
+                })
+                .collect();
+            let total: f64 = after.draws().iter().map(|(_, p)| p).sum();
+            assert!((total - 1.0).abs() < 1e-9);
+            let v = next_turn(&root, &cands[0], &budget).unwrap();
+            let lo = margins.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = margins.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            assert!(lo - 1e-9 <= v && v <= hi + 1e-9, "{lo} <= {v} <= {hi}");
+        }
     }
 }

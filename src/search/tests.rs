@@ -160,7 +160,7 @@ fn search_returns_a_legal_move_in_every_variant() {
     let positions = mid_game_positions();
     assert!(positions.len() >= 8);
     for pos in positions.iter().chain(bench_positions().iter()) {
-        let (out, infos) = search_nodes(pos, 300, 1, 1);
+        let (out, infos) = search_nodes(pos, 30_000, 1, 1);
         assert!(pos.check(&out.best).is_ok(), "{} in {}", out.best, pos.to_line());
         assert!(!infos.is_empty());
         for strategy in [Strategy::Random, Strategy::Greedy] {
@@ -172,15 +172,15 @@ fn search_returns_a_legal_move_in_every_variant() {
     // The start move too.
     let mut pos = Position::new(Rules::new(Variant::Classic, 2).unwrap());
     pos.draw_random(&mut ChaCha8Rng::seed_from_u64(5)).unwrap();
-    let (out, _) = search_nodes(&pos, 200, 1, 1);
+    let (out, _) = search_nodes(&pos, 30_000, 1, 1);
     assert!(pos.check(&out.best).is_ok());
 }
 
 #[test]
 fn search_is_deterministic_under_a_node_limit() {
     for pos in mid_game_positions().iter().take(4) {
-        let (a, _) = search_nodes(pos, 400, 9, 1);
-        let (b, _) = search_nodes(pos, 400, 9, 1);
+        let (a, _) = search_nodes(pos, 20_000, 9, 1);
+        let (b, _) = search_nodes(pos, 20_000, 9, 1);
         assert_eq!(a.best.canonical(), b.best.canonical());
         assert_eq!(a.nodes, b.nodes);
         assert_eq!(a.score, b.score);
@@ -219,7 +219,7 @@ fn search_keeps_to_its_movetime() {
 #[test]
 fn multipv_reports_the_best_candidates_in_order() {
     let pos = &mid_game_positions()[0];
-    let (out, infos) = search_nodes(pos, 600, 2, 3);
+    let (out, infos) = search_nodes(pos, 60_000, 2, 3);
     let last: Vec<&Info> = infos.iter().rev().take(3).collect::<Vec<_>>().into_iter().rev().collect();
     assert_eq!(last.iter().map(|i| i.multipv).collect::<Vec<_>>(), vec![1, 2, 3]);
     assert!(last.windows(2).all(|w| w[0].score >= w[1].score));
@@ -233,6 +233,53 @@ fn threads_give_a_legal_move() {
     let opts = SearchOptions { threads: 2, ..SearchOptions::default() };
     let limits = Limits { nodes: Some(400), ..Limits::default() };
     let out = run(pos, &limits, &opts, &AtomicBool::new(false), &mut |_| {}).unwrap();
+    assert!(pos.check(&out.best).is_ok());
+}
+
+/// Searches with these limits and options, collecting the info lines.
+fn search_with(pos: &Position, limits: &Limits, seed: u64, threads: usize) -> (Outcome, Vec<Info>) {
+    let mut infos = Vec::new();
+    let options = SearchOptions { strategy: Strategy::Search, threads, multipv: 1, seed };
+    let out = run(pos, limits, &options, &AtomicBool::new(false), &mut |i| infos.push(i.clone())).unwrap();
+    (out, infos)
+}
+
+#[test]
+fn depth_zero_is_the_static_ranking_of_every_legal_move() {
+    for pos in mid_game_positions().iter().take(5) {
+        let (out, infos) = search_with(pos, &Limits { depth: Some(0), ..Limits::default() }, 1, 1);
+        assert!(infos.iter().all(|i| i.depth == 0 && i.samples == 0));
+        // Each legal move is scored once.
+        assert_eq!(out.nodes, pos.movegen().legal_count());
+    }
+}
+
+#[test]
+fn the_next_turn_stage_is_exact_whatever_the_seed_and_threads() {
+    // Depth 1 with no time limit runs stage 2 over the whole shortlist and stops: no sampling, so
+    // neither the seed nor the threads change the outcome.
+    let limits = Limits { depth: Some(1), infinite: true, ..Limits::default() };
+    for pos in mid_game_positions().iter().take(6) {
+        let (a, infos) = search_with(pos, &limits, 1, 1);
+        let (b, _) = search_with(pos, &limits, 77, 2);
+        assert_eq!(a.best.canonical(), b.best.canonical(), "{}", pos.to_line());
+        assert_eq!(a.score, b.score);
+        assert_eq!(a.nodes, b.nodes);
+        assert_eq!(infos.last().unwrap().depth, 1);
+    }
+}
+
+#[test]
+fn playouts_run_with_a_depth_and_report_their_standard_error() {
+    let pos = &mid_game_positions()[0];
+    let limits = Limits { depth: Some(3), nodes: Some(400_000), ..Limits::default() };
+    let (out, infos) = search_with(pos, &limits, 4, 1);
+    let last = infos.last().unwrap();
+    assert_eq!(last.depth, 3);
+    assert!(last.samples >= 2 * 64, "{last:?}");
+    assert!(last.std_error > 0.0 && last.std_error.is_finite());
+    assert_eq!(last.pv[0].canonical(), out.best.canonical());
+    assert_eq!(last.score, out.score);
     assert!(pos.check(&out.best).is_ok());
 }
 
