@@ -2,12 +2,10 @@
 //!
 //! `cargo bench --bench movegen`; the README reports the medians.
 
-use std::ops::ControlFlow;
-
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use zatre::rules::{perft, Game, Move, Position, Rules, Variant};
+use zatre::rules::{perft, Game, Position, Rules, Variant};
 
 /// The position after `plies` random turns of a seeded game, with the next hand drawn.
 fn midgame(variant: Variant, options: &[(&str, &str)], seed: u64, plies: usize) -> Position {
@@ -15,15 +13,7 @@ fn midgame(variant: Variant, options: &[(&str, &str)], seed: u64, plies: usize) 
     let mut game = Game::new(Rules::with_options(variant, 2, options.iter().copied()).expect("valid rules"));
     for _ in 0..plies {
         game.draw_random(&mut rng).expect("a draw is due");
-        let mut chosen = Move::pass();
-        let mut seen = 0u64;
-        let _ = game.position().movegen().for_each_legal(&mut |p| {
-            seen += 1;
-            if rng.random_range(0..seen) == 0 {
-                chosen = Move::new(p.to_vec());
-            }
-            ControlFlow::Continue(())
-        });
+        let (chosen, _) = game.position().movegen().random_legal(&mut rng, u64::MAX);
         game.play(&chosen).expect("a generated move is legal");
     }
     game.draw_random(&mut rng).expect("a draw is due");

@@ -1,6 +1,8 @@
 //! Property tests over random games of every variant: generation and validation agree, no run
 //! ever exceeds the limit, tiles are conserved, undo and the position line restore exactly.
 
+mod common;
+
 use std::collections::HashSet;
 
 use proptest::prelude::*;
@@ -118,16 +120,7 @@ proptest! {
             assert_tiles_conserved(&pos);
             prop_assert_eq!(&Position::from_line(&pos.to_line()).unwrap(), &pos);
             check_generation_agrees_with_validation(&pos, &mut rng);
-            let mut chosen = None;
-            let mut seen = 0u64;
-            let _ = pos.movegen().for_each_legal(&mut |p| {
-                seen += 1;
-                if rng.random_range(0..seen) == 0 {
-                    chosen = Some(Move::new(p.to_vec()));
-                }
-                std::ops::ControlFlow::Continue(())
-            });
-            let m = chosen.expect("there is always a legal move, pass at least");
+            let (m, _) = pos.movegen().random_legal(&mut rng, u64::MAX);
             game.play(&m).unwrap();
             assert_runs_within_limit(game.position());
             assert_tiles_conserved(game.position());
@@ -136,4 +129,26 @@ proptest! {
             game.play(&m).unwrap();
         }
     }
+}
+
+/// `random_legal` picks every legal move about equally often, and only legal moves; with a cap it
+/// chooses among the first moves the generator yields.
+#[test]
+fn random_legal_is_uniform_over_the_legal_moves() {
+    let pos = common::classic("5@h8,6@h9", &["34", "-"], "");
+    let moves = pos.movegen().legal_moves();
+    assert!(moves.len() >= 10, "{}", moves.len());
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let draws = 1000 * moves.len();
+    let mut counts = vec![0usize; moves.len()];
+    for _ in 0..draws {
+        let (m, seen) = pos.movegen().random_legal(&mut rng, u64::MAX);
+        assert_eq!(seen as usize, moves.len());
+        let i = moves.iter().position(|x| x == &m).expect("a legal move");
+        counts[i] += 1;
+    }
+    // Each count is binomial with mean 1000 and sd under 32: 800..1200 is six sd either side.
+    assert!(counts.iter().all(|&c| (800..=1200).contains(&c)), "{counts:?}");
+    let first: Vec<Move> = (0..50).map(|_| pos.movegen().random_legal(&mut rng, 1).0).collect();
+    assert!(first.iter().all(|m| m == &moves[0]));
 }

@@ -12,6 +12,8 @@
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use rand::Rng;
+
 use super::board::{Axis, Board};
 use super::error::MoveError;
 use super::geometry::{Cell, Square, GRID, STRIDE};
@@ -504,6 +506,27 @@ impl<'r> MoveGen<'r> {
             }
         };
         count.max(1)
+    }
+
+    /// A uniformly random legal move and how many moves it chose from: reservoir sampling over
+    /// the stream of legal moves, so nothing is materialised. Uniform among the first `cap` moves
+    /// when there are more, or among those seen when the soft stop flag is raised.
+    pub fn random_legal(&mut self, rng: &mut impl Rng, cap: u64) -> (Move, u64) {
+        let soft_stop = self.soft_stop;
+        let mut chosen = Move::pass();
+        let mut seen = 0u64;
+        let _ = self.for_each_legal(&mut |placements| {
+            seen += 1;
+            if rng.random_range(0..seen) == 0 {
+                chosen = Move::new(placements.to_vec());
+            }
+            if seen >= cap || soft_stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        (chosen, seen)
     }
 
     /// Every legal move, materialised. Prefer [`MoveGen::for_each_legal`] for large hands.

@@ -16,11 +16,10 @@ mod montecarlo;
 
 pub use bench::{bench, bench_positions, BenchResult};
 
-use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::rules::{Move, Phase, Position};
@@ -161,18 +160,7 @@ fn random_move(
 ) -> Outcome {
     let started = Instant::now();
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed ^ pos.turn() as u64);
-    let mut best = Move::pass();
-    let mut seen = 0u64;
-    let _ = pos.movegen().with_soft_stop(stop).for_each_legal(&mut |placements| {
-        seen += 1;
-        if rng.random_range(0..seen) == 0 {
-            best = Move::new(placements.to_vec());
-        }
-        if seen >= greedy::MOVE_CAP || stop.load(Ordering::Relaxed) {
-            return ControlFlow::Break(());
-        }
-        ControlFlow::Continue(())
-    });
+    let (best, seen) = pos.movegen().with_soft_stop(stop).random_legal(&mut rng, greedy::MOVE_CAP);
     single_info(started, seen, 0.0, &best, on_info);
     Outcome { best, score: 0.0, nodes: seen }
 }
