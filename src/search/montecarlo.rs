@@ -222,7 +222,11 @@ struct Budget<'a> {
     nodes: AtomicU64,
 }
 
-impl Budget<'_> {
+impl<'a> Budget<'a> {
+    fn new(limits: &'a Limits, stop: &'a AtomicBool) -> Budget<'a> {
+        Budget { limits, stop, started: Instant::now(), nodes: AtomicU64::new(0) }
+    }
+
     fn exhausted(&self) -> bool {
         if self.stop.load(Ordering::Relaxed) {
             return true;
@@ -308,7 +312,7 @@ pub(crate) fn search(
     stop: &AtomicBool,
     on_info: &mut dyn FnMut(&Info),
 ) -> Option<Outcome> {
-    let budget = Budget { limits, stop, started: Instant::now(), nodes: AtomicU64::new(0) };
+    let budget = Budget::new(limits, stop);
     let ledgers = ledgers_of(pos);
     let me = pos.rules().sheet_of_seat(pos.to_move());
     let worth = turn_worth(pos, &ledgers);
@@ -458,6 +462,8 @@ mod tests {
     use super::*;
     use crate::search::{bench_positions, greedy_choice};
 
+    static UNLIMITED: Limits = Limits { movetime: None, nodes: None, depth: None, infinite: true };
+
     fn root_of(pos: &Position) -> Root {
         let ledgers = ledgers_of(pos);
         let me = pos.rules().sheet_of_seat(pos.to_move());
@@ -471,9 +477,7 @@ mod tests {
     #[test]
     fn next_turn_is_the_expected_standing_change_of_the_greedy_reply() {
         let stop = AtomicBool::new(false);
-        let limits = Limits { infinite: true, ..Limits::default() };
-        let budget =
-            Budget { limits: &limits, stop: &stop, started: Instant::now(), nodes: AtomicU64::new(0) };
+        let budget = Budget::new(&UNLIMITED, &stop);
         let mut checked = 0;
         for pos in bench_positions() {
             let root = root_of(&pos);
@@ -512,9 +516,7 @@ mod tests {
     #[test]
     fn next_turn_lies_between_the_best_and_worst_draw() {
         let stop = AtomicBool::new(false);
-        let limits = Limits { infinite: true, ..Limits::default() };
-        let budget =
-            Budget { limits: &limits, stop: &stop, started: Instant::now(), nodes: AtomicU64::new(0) };
+        let budget = Budget::new(&UNLIMITED, &stop);
         for pos in bench_positions() {
             let root = root_of(&pos);
             let (cands, _) = shortlist(&root, 2, &stop);
