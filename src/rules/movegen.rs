@@ -21,9 +21,10 @@ use super::moves::{Move, Placement};
 use super::options::{ForcedDouble, MustPlace, Rules, Variant};
 use super::tiles::{Tiles, VALUES};
 
-/// How many sets the search for the largest size visits before a soft stop may cut it short:
-/// ordinary hands finish far below this, so their moves stay exact whatever the flag says.
-const SOFT_STOP_AFTER: u64 = 100_000;
+/// How many sets the search for the largest size visits before a soft stop may cut it short
+/// (about a second): ordinary hands finish far below this, and so do most hands of twenty kept
+/// tiles, so their moves stay legal whatever the flag says.
+const SOFT_STOP_AFTER: u64 = 5_000_000;
 
 /// What a complete set of placements is worth to the double-cell rule.
 enum Doubles {
@@ -85,9 +86,10 @@ impl<'r> MoveGen<'r> {
     }
 
     /// For players that must answer with a move: once `stop` is raised, proving that no larger
-    /// move exists (`must_place=maximum`) is cut short, after a first 100,000 sets, and the
-    /// largest size found so far is taken, so the listing still yields moves. In a hand of many kept tiles that proof can take
-    /// minutes; the move may then place fewer tiles than the rule demands.
+    /// move exists (`must_place=maximum`) is cut short, after a first 5,000,000 sets (about a
+    /// second), and the largest size found so far is taken, so the listing still yields moves.
+    /// In a hand of many kept tiles that proof can take minutes; the move may then place fewer
+    /// tiles than the rule demands.
     pub fn with_soft_stop(mut self, stop: &'r AtomicBool) -> MoveGen<'r> {
         self.soft_stop = Some(stop);
         self

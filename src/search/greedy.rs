@@ -107,6 +107,12 @@ pub(crate) fn pips(rules: &Rules, placements: &[Placement]) -> i64 {
     }
 }
 
+/// What a move adds to the mover's standing now: its sheet gain, plus (classic) the pips it takes
+/// out of the hand.
+pub(crate) fn gain_of(rules: &Rules, ledger: &Ledger, score: &MoveScore, placements: &[Placement]) -> i64 {
+    i64::from(ledger.gain(rules, score)) + pips(rules, placements)
+}
+
 /// The most legal moves a strategy looks at in one position. A hand of many kept tiles on a
 /// crowded board can have billions of moves; the strategies then choose among the first ones the
 /// generator yields rather than never answering.
@@ -154,7 +160,7 @@ pub(crate) fn greedy_counted(pos: &Position, ledger: &Ledger, stop: &AtomicBool)
     let rules = pos.rules();
     let mut best: Option<Scored> = None;
     let seen = for_each_scored(pos, stop, MOVE_CAP, &mut |board, placements, score| {
-        let gain = i64::from(ledger.gain(rules, score)) + pips(rules, placements);
+        let gain = gain_of(rules, ledger, score, placements);
         let better = match &best {
             None => true,
             Some(b) if gain > b.gain => true,

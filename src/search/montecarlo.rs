@@ -43,7 +43,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::rules::{Move, Placement, Position, Variant};
 
 use super::eval::{equities, final_margin, game_turns_left, ledgers_of, margin, turn_worth};
-use super::greedy::{for_each_scored, greedy, greedy_counted, open_points};
+use super::greedy::{for_each_scored, gain_of, greedy_counted, open_points};
 use super::ledger::Ledger;
 use super::{Info, Limits, Outcome, SearchOptions, DEFAULT_MOVE_TIME};
 
@@ -184,6 +184,8 @@ fn shortlist(root: &Root, size: usize, stop: &AtomicBool) -> (Vec<Candidate>, u6
     let me = root.me;
     let before: Vec<f64> = equities(pos, &root.ledgers);
     let mut all: Vec<Candidate> = Vec::new();
+    // The greedy move, found in the same scan: (gain, points left open, index in `all`).
+    let mut greedy: Option<(i64, u32, usize)> = None;
     let scanned = for_each_scored(pos, stop, SHORTLIST_SCAN, &mut |board, placements, score| {
         // Only the mover's sheet and hand change (the turn count hardly changes the other
         // sheets' outlook).
@@ -193,8 +195,12 @@ fn shortlist(root: &Root, size: usize, stop: &AtomicBool) -> (Vec<Candidate>, u6
         ledgers[me].record(rules, score, placements.len());
         let mut values = before.clone();
         values[me] = equities(&after, &ledgers)[me];
-        let open = f64::from(open_points(rules, board, placements));
-        let static_value = margin(&values, me) - OPEN_WEIGHT * open;
+        let open = open_points(rules, board, placements);
+        let gain = gain_of(rules, &root.ledgers[me], score, placements);
+        if greedy.is_none_or(|(g, o, _)| (gain, std::cmp::Reverse(open)) > (g, std::cmp::Reverse(o))) {
+            greedy = Some((gain, open, all.len()));
+        }
+        let static_value = margin(&values, me) - OPEN_WEIGHT * f64::from(open);
         all.push(Candidate {
             placements: placements.to_vec(),
             values,
@@ -205,7 +211,7 @@ fn shortlist(root: &Root, size: usize, stop: &AtomicBool) -> (Vec<Candidate>, u6
             sum_sq: 0.0,
         });
     });
-    let greedy_move = greedy(pos, &root.ledgers[me], stop).map(|s| s.placements);
+    let greedy_move = greedy.map(|(_, _, i)| all[i].placements.clone());
     all.sort_by(|a, b| b.static_value.total_cmp(&a.static_value));
     let greedy_index = greedy_move.and_then(|g| all.iter().position(|c| c.placements == g));
     let kept_greedy = greedy_index.filter(|&i| i >= size).map(|i| all[i].clone());
