@@ -126,6 +126,15 @@ struct Root {
     worth: Vec<f64>,
 }
 
+impl Root {
+    fn new(pos: &Position) -> Root {
+        let ledgers = ledgers_of(pos);
+        let me = pos.rules().sheet_of_seat(pos.to_move());
+        let worth = turn_worth(pos, &ledgers);
+        Root { pos: pos.clone(), ledgers, me, worth }
+    }
+}
+
 /// A simulation in progress: the position, the ledgers, and every sheet's running value.
 #[derive(Clone)]
 struct Sim {
@@ -148,6 +157,17 @@ impl Sim {
     /// what the turn did to its standing. Returns the moves greedy looked at.
     fn turn(&mut self, root: &Root, drawn: &[u8], stop: &AtomicBool) -> Option<u64> {
         self.pos.draw(drawn).ok()?;
+        self.greedy_reply(root, drawn, stop)
+    }
+
+    /// [`Sim::turn`] with a draw at random, as the rules draw.
+    fn random_turn(&mut self, root: &Root, rng: &mut ChaCha8Rng, stop: &AtomicBool) -> Option<u64> {
+        let drawn = self.pos.draw_random(rng).ok()?;
+        self.greedy_reply(root, &drawn, stop)
+    }
+
+    /// The greedy move after the draw `drawn`, and the mover's sheet value updated.
+    fn greedy_reply(&mut self, root: &Root, drawn: &[u8], stop: &AtomicBool) -> Option<u64> {
         let rules = self.pos.rules();
         let sheet = rules.sheet_of_seat(self.pos.to_move());
         let (reply, seen) = greedy_counted(&self.pos, &self.ledgers[sheet], stop);
@@ -284,8 +304,7 @@ fn playout(root: &Root, cand: &Candidate, depth: u32, seed: u64, j: u64, budget:
         if sim.pos.is_over() {
             break;
         }
-        let Ok(drawn) = sim.pos.clone().draw_random(&mut rng) else { break };
-        let Some(seen) = sim.turn(root, &drawn, budget.stop) else { break };
+        let Some(seen) = sim.random_turn(root, &mut rng, budget.stop) else { break };
         budget.spend(seen);
         first.get_or_insert(sim.margin(root.me));
     }
@@ -319,10 +338,7 @@ pub(crate) fn search(
     on_info: &mut dyn FnMut(&Info),
 ) -> Option<Outcome> {
     let budget = Budget::new(limits, stop);
-    let ledgers = ledgers_of(pos);
-    let me = pos.rules().sheet_of_seat(pos.to_move());
-    let worth = turn_worth(pos, &ledgers);
-    let root = Root { pos: pos.clone(), ledgers, me, worth };
+    let root = Root::new(pos);
     let (mut cands, scanned) = shortlist(&root, SHORTLIST, stop);
     if cands.is_empty() {
         return None;
@@ -470,13 +486,6 @@ mod tests {
 
     static UNLIMITED: Limits = Limits { movetime: None, nodes: None, depth: None, infinite: true };
 
-    fn root_of(pos: &Position) -> Root {
-        let ledgers = ledgers_of(pos);
-        let me = pos.rules().sheet_of_seat(pos.to_move());
-        let worth = turn_worth(pos, &ledgers);
-        Root { pos: pos.clone(), ledgers, me, worth }
-    }
-
     /// Stage 2's value of a candidate, recomputed through the rules core: for every draw it lists,
     /// the next player plays the greedy move, and their sheet's value moves by the change of their
     /// standing (as `standings` counts it: rows less the hand) less one expected turn.
@@ -486,7 +495,7 @@ mod tests {
         let budget = Budget::new(&UNLIMITED, &stop);
         let mut checked = 0;
         for pos in bench_positions() {
-            let root = root_of(&pos);
+            let root = Root::new(&pos);
             let (cands, _) = shortlist(&root, 3, &stop);
             for cand in &cands {
                 let mut after = pos.clone();
@@ -524,7 +533,7 @@ mod tests {
         let stop = AtomicBool::new(false);
         let budget = Budget::new(&UNLIMITED, &stop);
         for pos in bench_positions() {
-            let root = root_of(&pos);
+            let root = Root::new(&pos);
             let (cands, _) = shortlist(&root, 2, &stop);
             let after = Sim::after(&root, &cands[0]);
             if after.pos.is_over() {
