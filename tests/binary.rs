@@ -487,3 +487,27 @@ fn input_piped_faster_than_it_is_answered_is_not_stored() {
     assert_eq!(answers.iter().filter(|l| *l == "= false").count(), LINES);
     assert_eq!(child.wait().expect("wait").code(), Some(0));
 }
+
+#[test]
+fn go_reports_its_stages_and_the_standard_error_of_playouts() {
+    let mut engine = Engine::spawn(&[]);
+    ready_to_move(&mut engine);
+    engine.send(b"9 go depth 3 nodes 300000\n");
+    let lines = engine.response(PATIENCE);
+    assert!(lines[lines.len() - 2].starts_with("=9 bestmove "), "{lines:?}");
+    let infos: Vec<Vec<&str>> =
+        lines.iter().filter(|l| l.starts_with("info ")).map(|l| l.split(' ').collect()).collect();
+    let field = |info: &[&str], name: &str| -> Option<f64> {
+        info.iter().position(|w| *w == name).and_then(|i| info.get(i + 1)).and_then(|v| v.parse().ok())
+    };
+    // The stages in order: static ranking, next turn, playouts; only sampled scores carry stderr.
+    let depths: Vec<f64> = infos.iter().filter_map(|i| field(i, "depth")).collect();
+    assert_eq!(&depths[..2], &[0.0, 1.0], "{lines:?}");
+    assert!(infos[..2].iter().all(|i| field(i, "stderr").is_none() && field(i, "samples").is_none()));
+    let last = infos.last().expect("info lines");
+    assert_eq!(field(last, "depth"), Some(3.0), "{last:?}");
+    assert!(field(last, "samples").is_some_and(|n| n >= 64.0), "{last:?}");
+    assert!(field(last, "stderr").is_some_and(|e| e > 0.0 && e.is_finite()), "{last:?}");
+    let best = lines[lines.len() - 2].split(' ').nth(2).unwrap();
+    assert_eq!(last.last().copied(), Some(best), "the last info's pv is the move played");
+}

@@ -76,7 +76,7 @@ impl Default for SearchOptions {
     }
 }
 
-/// How long a search with no limit at all takes.
+/// The longest a search with no limit at all takes.
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
 
 /// When to stop. With no limit at all the search takes [`DEFAULT_MOVE_TIME`].
