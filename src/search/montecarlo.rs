@@ -312,20 +312,26 @@ fn playout(root: &Root, cand: &Candidate, depth: u32, seed: u64, j: u64, budget:
     Some(sim.margin(root.me) - first)
 }
 
-/// The playouts' length in turns after the candidate: `go depth <d>` asks for them (`d` >= 2;
-/// depth 1 is stage 2 alone). Near the end a playout goes on to the end of the game, which is
-/// cheap and exact.
+/// The playouts' length in turns after the candidate (0: none). `go depth <d>` asks for `d`
+/// (`d` >= 2; depth 1 is stage 2 alone). By default, with opponents: their replies and one's own
+/// next turn; alone: none, since every simulated turn would be one's own, played by greedy (see
+/// the module notes). Near the end a playout goes on to the end of the game, which is cheap and
+/// exact.
 fn playout_depth(pos: &Position, limits: &Limits) -> u32 {
-    match limits.depth {
-        Some(d) if d >= 2 => {
-            let left = game_turns_left(pos).ceil() as u32;
-            if left <= 2 * d {
-                d.max(left + 2)
-            } else {
-                d
-            }
-        }
-        _ => 0,
+    let players = u32::from(pos.rules().players);
+    let depth = match limits.depth {
+        Some(d) => d,
+        None if players > 1 => players + 1,
+        None => 1,
+    };
+    if depth < 2 {
+        return 0;
+    }
+    let left = game_turns_left(pos).ceil() as u32;
+    if left <= 2 * depth {
+        depth.max(left + 2)
+    } else {
+        depth
     }
 }
 

@@ -38,7 +38,8 @@ struct Args {
     /// Time per move in milliseconds.
     #[arg(long)]
     movetime: Option<u64>,
-    /// Playout depth of search.
+    /// Stages of search, as `go depth`: 0 the static ranking, 1 the next turn too (the default),
+    /// 2 or more playouts of that many turns.
     #[arg(long)]
     depth: Option<u32>,
     /// First seed.
