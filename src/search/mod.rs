@@ -6,8 +6,8 @@
 //!   the fewest points left open to the next player.
 //! - `search` ([`montecarlo`]): a static evaluation of what the sheets will be worth at the end
 //!   ([`eval`], [`ledger`]) picks a shortlist; the exact expectation over the next player's draws
-//!   of the margin after their reply ranks it; Monte Carlo playouts of further turns, with
-//!   successive halving, refine it on request (`go depth <d>`).
+//!   of the margin after their reply ranks it; Monte Carlo playouts of the following turns, with
+//!   successive halving, choose among the best.
 
 mod bench;
 mod eval;
