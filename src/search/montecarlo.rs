@@ -356,8 +356,8 @@ pub(crate) fn search(
 
     // Stage 2: the next turn over every draw, a batch of candidates at a time in static order,
     // as far down the shortlist as the budget goes (`go depth 0` stops at the static ranking).
-    let stages = if limits.depth == Some(0) { 0 } else { cands.len() };
-    for batch in (0..stages).step_by(NEXT_TURN_BATCH) {
+    let stage2_len = if limits.depth == Some(0) { 0 } else { cands.len() };
+    for batch in (0..stage2_len).step_by(NEXT_TURN_BATCH) {
         if budget.exhausted() && batch > 0 {
             break;
         }
@@ -368,7 +368,7 @@ pub(crate) fn search(
         }
     }
     cands.sort_by(|a, b| rank(b, a));
-    if stages > 0 {
+    if stage2_len > 0 {
         report(&cands, multipv, 1, &budget, on_info);
     }
 
