@@ -4,7 +4,7 @@
 mod common;
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -22,13 +22,7 @@ struct Engine {
 
 impl Engine {
     fn spawn(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_zatre"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the binary starts");
+        let mut child = common::spawn_engine(args, Stdio::null());
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("piped stdout");
         let (send, lines) = mpsc::channel();
@@ -200,12 +194,7 @@ fn a_one_mebibyte_line_and_invalid_utf8_are_syntax_errors_and_the_engine_goes_on
 
 #[test]
 fn a_closed_stdout_ends_the_engine_quietly() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_zatre"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
+    let mut child = common::spawn_engine(&[], Stdio::piped());
     drop(child.stdout.take());
     let mut stdin = child.stdin.take().expect("piped stdin");
     for _ in 0..100 {
@@ -222,13 +211,7 @@ fn a_closed_stdout_ends_the_engine_quietly() {
 #[test]
 fn flags_version_help_and_option() {
     let run = |args: &[&str], input: &[u8]| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_zatre"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the binary starts");
+        let mut child = common::spawn_engine(args, Stdio::piped());
         let mut stdin = child.stdin.take().expect("piped stdin");
         stdin.write_all(input).expect("write");
         drop(stdin);
@@ -407,12 +390,7 @@ fn end_of_input_right_after_go_and_stop_exits_after_one_bestmove() {
 
 #[test]
 fn a_stdout_closed_during_a_go_ends_the_engine_quietly() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_zatre"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
+    let mut child = common::spawn_engine(&[], Stdio::piped());
     let mut stdin = child.stdin.take().expect("piped stdin");
     let mut stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
     stdin.write_all(b"newgame seed 7\ndraw 1 2 3\n1 go infinite\n").expect("write");
@@ -447,12 +425,7 @@ fn a_stdout_closed_during_a_go_ends_the_engine_quietly() {
 fn input_piped_faster_than_it_is_answered_is_not_stored() {
     // The reader thread queued every input line for the loop without bound: a client that pipes
     // commands faster than it reads the answers grew the engine's memory with the backlog.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_zatre"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the binary starts");
+    let mut child = common::spawn_engine(&[], Stdio::null());
     let pid = child.id();
     let mut stdin = child.stdin.take().expect("piped stdin");
     let stdout = child.stdout.take().expect("piped stdout");

@@ -12,7 +12,7 @@
 mod common;
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::thread;
 use std::time::Instant;
 
@@ -110,12 +110,7 @@ fn two_hundred_thousand_mixed_commands_through_the_binary() {
         assert!(kinds.get(kind).copied().unwrap_or(0) > commands / 50, "too few {kind}: {kinds:?}");
     }
 
-    let mut child = Command::new(env!("CARGO_BIN_EXE_zatre"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the binary starts");
+    let mut child = common::spawn_engine(&[], Stdio::null());
     let pid = child.id();
     let mut stdin = child.stdin.take().expect("piped stdin");
     let (done_send, done) = std::sync::mpsc::channel::<()>();

@@ -1,9 +1,22 @@
-//! Helpers shared by the integration tests: positions from short descriptions, and the peak
-//! memory of a spawned engine.
+//! Helpers shared by the integration tests: positions from short descriptions, spawning the
+//! engine binary, and the peak memory of a spawned engine.
 
 #![allow(dead_code)]
 
+use std::process::{Child, Command, Stdio};
+
 use zatre::rules::{Move, Position, Tiles};
+
+/// Starts the engine binary with `args`, its stdin and stdout piped and its stderr as given.
+pub fn spawn_engine(args: &[&str], stderr: Stdio) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_zatre"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .expect("the binary starts")
+}
 
 /// A classic position with the player to move in `phase=place`: the bag is what the board and
 /// the hands leave of the 121 tiles. `options` are extra `key=value` fields.
