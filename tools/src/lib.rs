@@ -2,3 +2,4 @@
 
 pub mod naive;
 pub mod referee;
+pub mod web;

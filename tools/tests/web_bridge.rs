@@ -1,0 +1,387 @@
+//! The bridge `zatre-web` through real processes and a WebSocket client: the address it prints,
+//! the page it serves, lines relayed verbatim, who may connect, the engine limit, over-long lines,
+//! and that no engine process outlives its page or the bridge.
+
+mod engine_path;
+
+use std::fs;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use tungstenite::client::IntoClientRequest;
+use tungstenite::protocol::frame::coding::CloseCode;
+use tungstenite::stream::MaybeTlsStream;
+use tungstenite::{Message, WebSocket};
+
+use engine_path::{engine, BRIDGE};
+
+type Socket = WebSocket<MaybeTlsStream<TcpStream>>;
+
+/// A running bridge on a free port; killed when dropped.
+struct Bridge {
+    child: Child,
+    /// `host:port`
+    addr: String,
+    stderr: tempfile::NamedTempFile,
+}
+
+impl Bridge {
+    fn start(engine_cmd: &str, extra: &[&str]) -> Bridge {
+        let stderr = tempfile::NamedTempFile::new().expect("a temp file");
+        let mut child = Command::new(BRIDGE)
+            .args(["--port", "0", "--engine", engine_cmd])
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(stderr.reopen().expect("the temp file reopens"))
+            .spawn()
+            .expect("zatre-web starts");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let (tx, rx) = mpsc::channel();
+        thread::spawn(move || {
+            let mut line = String::new();
+            let _ = BufReader::new(stdout).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let line = rx.recv_timeout(Duration::from_secs(30)).expect("zatre-web prints its address");
+        let addr = line
+            .trim_end()
+            .strip_prefix("listening on http://")
+            .and_then(|rest| rest.strip_suffix('/'))
+            .unwrap_or_else(|| panic!("the first line is `listening on http://<host>:<port>/`, not {line:?}"))
+            .to_string();
+        Bridge { child, addr, stderr }
+    }
+
+    fn origin(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    fn connect(&self, origin: Option<&str>) -> Result<Socket, tungstenite::Error> {
+        let mut request = format!("ws://{}/ws", self.addr).into_client_request().expect("a request");
+        if let Some(o) = origin {
+            request.headers_mut().insert("Origin", o.parse().expect("a header value"));
+        }
+        let (mut socket, _) = tungstenite::connect(request)?;
+        if let MaybeTlsStream::Plain(s) = socket.get_mut() {
+            s.set_read_timeout(Some(Duration::from_secs(20))).expect("a timeout");
+        }
+        Ok(socket)
+    }
+
+    fn open(&self) -> Socket {
+        self.connect(Some(&self.origin())).expect("the page's own origin connects")
+    }
+
+    fn stderr(&self) -> String {
+        fs::read_to_string(self.stderr.path()).unwrap_or_default()
+    }
+
+    /// A plain HTTP GET: (status line, body).
+    fn get(&self, path: &str) -> (String, String) {
+        let mut s = TcpStream::connect(&self.addr).expect("connects");
+        write!(s, "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n", self.addr).expect("writes");
+        let mut text = String::new();
+        s.read_to_string(&mut text).expect("reads");
+        let status = text.lines().next().unwrap_or_default().to_string();
+        let body = text.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
+        (status, body)
+    }
+}
+
+impl Drop for Bridge {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// What the socket says next: a text line, or how it was closed.
+#[derive(Debug, PartialEq)]
+enum Said {
+    Line(String),
+    Closed(u16, String),
+}
+
+fn next(socket: &mut Socket) -> Said {
+    loop {
+        match socket.read() {
+            Ok(Message::Text(t)) => return Said::Line(t.to_string()),
+            Ok(Message::Close(frame)) => {
+                return match frame {
+                    Some(f) => Said::Closed(u16::from(f.code), f.reason.to_string()),
+                    None => Said::Closed(u16::from(CloseCode::Status), String::new()),
+                }
+            }
+            Ok(_) => continue,
+            Err(e) => panic!("the socket failed instead of closing cleanly: {e}"),
+        }
+    }
+}
+
+fn line(socket: &mut Socket) -> String {
+    match next(socket) {
+        Said::Line(l) => l,
+        other => panic!("expected a line, got {other:?}"),
+    }
+}
+
+fn send(socket: &mut Socket, text: &str) {
+    socket.send(Message::text(text)).expect("sends");
+}
+
+/// Whether any live (not zombie) process is in process group `group`, or the process `group`
+/// itself exists in any state.
+fn group_alive(group: i32) -> bool {
+    if Path::new(&format!("/proc/{group}")).exists() {
+        return true;
+    }
+    let Ok(dir) = fs::read_dir("/proc") else { return false };
+    dir.flatten().any(|entry| {
+        let Ok(stat) = fs::read_to_string(entry.path().join("stat")) else { return false };
+        // pid (comm) state ppid pgrp ...
+        let Some((_, rest)) = stat.rsplit_once(')') else { return false };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        fields.len() > 2 && fields[0] != "Z" && fields[2] == group.to_string()
+    })
+}
+
+fn wait_until(what: &str, limit: Duration, mut done: impl FnMut() -> bool) {
+    let until = Instant::now() + limit;
+    while !done() {
+        assert!(Instant::now() < until, "timed out waiting for {what}");
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// An engine that records its pid and every line it gets, ignores `quit` and outlives its stdin.
+fn stubborn_engine(dir: &Path) -> String {
+    format!(
+        "echo $$ > {d}/pid; while IFS= read -r l; do printf '%s\\n' \"$l\" >> {d}/log; done; sleep 60",
+        d = dir.display()
+    )
+}
+
+fn read_pid(dir: &Path) -> i32 {
+    let path = dir.join("pid");
+    wait_until("the engine's pid file", Duration::from_secs(10), || {
+        fs::read_to_string(&path).is_ok_and(|s| s.ends_with('\n'))
+    });
+    fs::read_to_string(&path).expect("the pid file").trim().parse().expect("a pid")
+}
+
+#[test]
+fn prints_its_address_and_serves_the_page() {
+    let bridge = Bridge::start("true", &[]);
+    assert!(bridge.addr.starts_with("127.0.0.1:"), "loopback by default: {}", bridge.addr);
+    assert_ne!(bridge.addr, "127.0.0.1:0", "--port 0 takes a free port");
+    let (status, body) = bridge.get("/");
+    assert!(status.contains(" 200 "), "{status}");
+    assert!(body.contains("<script type=\"module\" src=\"/js/app.js\">"), "the page: {body}");
+    let (status, body) = bridge.get("/js/protocol.js");
+    assert!(status.contains(" 200 "), "{status}");
+    assert!(body.contains("export class"), "the protocol client module");
+    let (status, _) = bridge.get("/nothing-here");
+    assert!(status.contains(" 404 "), "{status}");
+    assert!(!bridge.stderr().contains("warning"), "no warning on loopback: {}", bridge.stderr());
+}
+
+#[test]
+fn relays_lines_verbatim_and_garbage_gets_the_engines_errors() {
+    let bridge = Bridge::start(&engine().display().to_string(), &[]);
+    let mut ws = bridge.open();
+    send(&mut ws, "007 name");
+    assert_eq!(line(&mut ws), "=007 zatre");
+    assert_eq!(line(&mut ws), "", "every response ends with an empty line");
+    send(&mut ws, "fly");
+    assert_eq!(line(&mut ws), "? unknown_command unknown command 'fly'");
+    assert_eq!(line(&mut ws), "");
+    ws.send(Message::binary(b"5 n\xffme".to_vec())).expect("sends");
+    assert_eq!(line(&mut ws), "? syntax_error the line is not valid UTF-8");
+    assert_eq!(line(&mut ws), "");
+    send(&mut ws, "9 place 1@zz99 and more");
+    assert!(line(&mut ws).starts_with("?9 "), "the engine's own error");
+    assert_eq!(line(&mut ws), "");
+    send(&mut ws, "10 isready");
+    assert_eq!(line(&mut ws), "=10 readyok", "the engine and the bridge go on");
+}
+
+#[test]
+fn other_origins_get_403_and_start_no_engine() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let bridge = Bridge::start(&stubborn_engine(dir.path()), &[]);
+    let port = bridge.addr.rsplit(':').next().expect("a port").to_string();
+    let other_port = format!("http://127.0.0.1:{}", port.parse::<u32>().expect("a number") + 1);
+    for origin in [
+        Some("http://evil.example"),
+        Some(&format!("https://{}", bridge.addr)[..]),
+        Some(&other_port[..]),
+        Some("null"),
+        None,
+    ] {
+        match bridge.connect(origin) {
+            Err(tungstenite::Error::Http(response)) => {
+                assert_eq!(response.status().as_u16(), 403, "origin {origin:?}")
+            }
+            Err(e) => panic!("origin {origin:?}: expected 403, got {e}"),
+            Ok(_) => panic!("origin {origin:?} was let in"),
+        }
+    }
+    thread::sleep(Duration::from_millis(300));
+    assert!(!dir.path().join("pid").exists(), "no engine was started");
+    // The page's own origin, under either loopback name, gets in.
+    let mut ws = bridge.open();
+    send(&mut ws, "hello");
+    read_pid(dir.path());
+}
+
+#[test]
+fn connections_beyond_max_engines_are_refused_with_a_message() {
+    let bridge = Bridge::start("cat", &["--max-engines", "1"]);
+    let mut first = bridge.open();
+    send(&mut first, "1 one");
+    assert_eq!(line(&mut first), "1 one", "cat echoes");
+    let mut second = bridge.open();
+    match next(&mut second) {
+        Said::Closed(code, reason) => {
+            assert_eq!(code, 4002);
+            assert!(reason.contains("--max-engines 1"), "{reason}");
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+    first.close(None).expect("closes");
+    let _ = next(&mut first);
+    // The slot is free again once the first engine has ended.
+    let until = Instant::now() + Duration::from_secs(10);
+    loop {
+        let mut third = bridge.open();
+        send(&mut third, "3 three");
+        match next(&mut third) {
+            Said::Line(l) => {
+                assert_eq!(l, "3 three");
+                break;
+            }
+            Said::Closed(4002, _) if Instant::now() < until => thread::sleep(Duration::from_millis(100)),
+            other => panic!("expected the slot back, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_line_over_the_limit_closes_the_connection_with_a_message() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let bridge = Bridge::start(&stubborn_engine(dir.path()), &[]);
+    let mut ws = bridge.open();
+    send(&mut ws, "1 fine");
+    let pid = read_pid(dir.path());
+    // 64 KiB is still a line; one byte more (and a trailing \r) is not.
+    send(&mut ws, &"x".repeat(65536));
+    send(&mut ws, &"y".repeat(65538));
+    match next(&mut ws) {
+        Said::Closed(code, reason) => {
+            assert_eq!(code, 4003, "{reason}");
+            assert!(reason.contains("longer than 65536 bytes"), "{reason}");
+        }
+        other => panic!("expected the connection closed, got {other:?}"),
+    }
+    wait_until("the engine's end", Duration::from_secs(10), || !group_alive(pid));
+    let log = fs::read_to_string(dir.path().join("log")).expect("the engine's log");
+    let lines: Vec<&str> = log.lines().collect();
+    assert_eq!(lines.len(), 3, "the short lines and quit reach the engine, the long one does not");
+    assert_eq!(lines[1].len(), 65536);
+    assert_eq!(lines[2], "quit");
+    // The bridge goes on.
+    let mut again = bridge.open();
+    send(&mut again, "2 again");
+    read_pid(dir.path());
+}
+
+#[test]
+fn closing_the_page_sends_quit_and_leaves_no_process() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let bridge = Bridge::start(&stubborn_engine(dir.path()), &[]);
+    let mut ws = bridge.open();
+    send(&mut ws, "1 isready");
+    let pid = read_pid(dir.path());
+    assert!(group_alive(pid));
+    let closed = Instant::now();
+    ws.close(None).expect("closes");
+    drop(ws);
+    wait_until("the engine's end", Duration::from_secs(10), || !group_alive(pid));
+    let took = closed.elapsed();
+    assert!(took >= Duration::from_millis(500), "the engine had a grace period, took {took:?}");
+    let log = fs::read_to_string(dir.path().join("log")).expect("the engine's log");
+    assert_eq!(log, "1 isready\nquit\n");
+}
+
+#[test]
+fn a_real_engine_quits_at_once_when_the_page_closes() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let cmd = format!("echo $$ > {}/pid; exec {}", dir.path().display(), engine().display());
+    let bridge = Bridge::start(&cmd, &[]);
+    let mut ws = bridge.open();
+    send(&mut ws, "1 isready");
+    assert_eq!(line(&mut ws), "=1 readyok");
+    let pid = read_pid(dir.path());
+    let closed = Instant::now();
+    drop(ws); // no close frame: the TCP connection just ends, as when a tab is killed
+    wait_until("the engine's end", Duration::from_secs(10), || !group_alive(pid));
+    assert!(closed.elapsed() < Duration::from_millis(900), "quit ended it before the grace ran out");
+}
+
+#[test]
+fn an_engine_that_exits_or_crashes_is_reported_to_the_page() {
+    let bridge = Bridge::start(&engine().display().to_string(), &[]);
+    let mut ws = bridge.open();
+    send(&mut ws, "4 quit");
+    assert_eq!(line(&mut ws), "=4");
+    assert_eq!(line(&mut ws), "");
+    assert_eq!(next(&mut ws), Said::Closed(4001, "the engine exited with status 0".to_string()));
+
+    let crash = Bridge::start("read l; echo half a line; exit 3", &[]);
+    let mut ws = crash.open();
+    send(&mut ws, "1 name");
+    assert_eq!(line(&mut ws), "half a line");
+    assert_eq!(next(&mut ws), Said::Closed(4001, "the engine exited with status 3".to_string()));
+
+    let missing = Bridge::start("/nonexistent/zatre", &[]);
+    let mut ws = missing.open();
+    match next(&mut ws) {
+        Said::Closed(4001, reason) => assert!(reason.contains("status 127"), "{reason}"),
+        other => panic!("expected the engine's end, got {other:?}"),
+    }
+}
+
+#[test]
+fn ctrl_c_stops_the_bridge_and_its_engines() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let mut bridge = Bridge::start(&stubborn_engine(dir.path()), &[]);
+    let mut ws = bridge.open();
+    send(&mut ws, "1 isready");
+    let pid = read_pid(dir.path());
+    let status = Command::new("kill").args(["-INT", &bridge.child.id().to_string()]).status().expect("kill runs");
+    assert!(status.success());
+    let until = Instant::now() + Duration::from_secs(10);
+    let exit = loop {
+        if let Some(s) = bridge.child.try_wait().expect("waits") {
+            break s;
+        }
+        assert!(Instant::now() < until, "the bridge did not stop on SIGINT");
+        thread::sleep(Duration::from_millis(20));
+    };
+    assert!(exit.success(), "{exit:?}");
+    wait_until("the engine's end", Duration::from_secs(5), || !group_alive(pid));
+}
+
+#[test]
+fn a_host_other_than_loopback_gets_a_warning() {
+    let bridge = Bridge::start("true", &["--host", "0.0.0.0"]);
+    assert!(bridge.addr.starts_with("0.0.0.0:"), "{}", bridge.addr);
+    wait_until("the warning", Duration::from_secs(5), || bridge.stderr().contains("warning"));
+    assert!(bridge.stderr().contains("anyone who can reach this address can start engines"), "{}", bridge.stderr());
+}

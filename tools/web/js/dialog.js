@@ -1,0 +1,210 @@
+// The new-game dialog, built from the engine's `variants`: variant, players, seats (human or
+// engine with its time per move), the rule options and a seed. It knows no variant itself.
+
+const SEAT_KINDS = ['human', 'engine'];
+
+export class NewGameDialog {
+  constructor(dialog, onStart) {
+    this.dialog = dialog;
+    this.onStart = onStart;
+    this.variants = [];
+    this.variantSel = dialog.querySelector('#variant');
+    this.playersSel = dialog.querySelector('#players');
+    this.seatsBox = dialog.querySelector('#seats');
+    this.rulesBox = dialog.querySelector('#rules');
+    this.seedInput = dialog.querySelector('#seed');
+    this.seatChoice = ['human', 'engine', 'engine', 'engine', 'engine', 'engine'];
+    this.seatTime = [1000, 1000, 1000, 1000, 1000, 1000];
+    this.variantSel.addEventListener('change', () => this.variantChanged());
+    this.playersSel.addEventListener('change', () => this.playersChanged());
+    dialog.querySelector('#start').addEventListener('click', () => this.start());
+    dialog.querySelector('#cancel-new-game').addEventListener('click', () => dialog.close());
+  }
+
+  /** Sets the variants (parsed `variants`) and builds the controls. */
+  setVariants(variants) {
+    this.variants = variants;
+    this.variantSel.replaceChildren(
+      ...variants.map((v) => {
+        const o = document.createElement('option');
+        o.value = v.name;
+        o.textContent = v.name;
+        return o;
+      }),
+    );
+    this.variantChanged();
+  }
+
+  open() {
+    if (!this.dialog.open) this.dialog.showModal();
+  }
+
+  variant() {
+    return this.variants.find((v) => v.name === this.variantSel.value) || this.variants[0];
+  }
+
+  variantChanged() {
+    const v = this.variant();
+    if (!v) return;
+    const keep = Number(this.playersSel.value);
+    this.playersSel.replaceChildren();
+    for (let n = v.min; n <= v.max; n++) {
+      const o = document.createElement('option');
+      o.value = String(n);
+      o.textContent = String(n);
+      this.playersSel.appendChild(o);
+    }
+    this.playersSel.value = String(keep >= v.min && keep <= v.max ? keep : v.def);
+    this.buildRules();
+    this.playersChanged();
+  }
+
+  playersChanged() {
+    this.buildSeats();
+    this.applyPlayerDefaults();
+  }
+
+  buildSeats() {
+    this.readSeats();
+    const n = Number(this.playersSel.value);
+    this.seatsBox.replaceChildren();
+    for (let i = 1; i <= n; i++) {
+      const row = document.createElement('div');
+      row.className = 'form-row seat';
+      const label = document.createElement('label');
+      label.htmlFor = `seat-${i}`;
+      label.textContent = `Seat ${i}`;
+      const sel = document.createElement('select');
+      sel.id = `seat-${i}`;
+      for (const k of SEAT_KINDS) {
+        const o = document.createElement('option');
+        o.value = k;
+        o.textContent = k;
+        sel.appendChild(o);
+      }
+      sel.value = this.seatChoice[i - 1];
+      const time = document.createElement('input');
+      time.type = 'number';
+      time.id = `time-${i}`;
+      time.min = '10';
+      time.max = '600000';
+      time.step = '10';
+      time.value = String(this.seatTime[i - 1]);
+      time.title = 'the engine\'s time per move, ms';
+      const unit = document.createElement('span');
+      unit.className = 'unit';
+      unit.textContent = 'ms per move';
+      const sync = () => {
+        const engine = sel.value === 'engine';
+        time.disabled = !engine;
+        unit.classList.toggle('off', !engine);
+      };
+      sel.addEventListener('change', sync);
+      sync();
+      row.append(label, sel, time, unit);
+      this.seatsBox.appendChild(row);
+    }
+  }
+
+  readSeats() {
+    for (let i = 1; i <= 6; i++) {
+      const sel = this.dialog.querySelector(`#seat-${i}`);
+      const time = this.dialog.querySelector(`#time-${i}`);
+      if (sel) this.seatChoice[i - 1] = sel.value;
+      if (time && Number(time.value) > 0) this.seatTime[i - 1] = Math.round(Number(time.value));
+    }
+  }
+
+  buildRules() {
+    const v = this.variant();
+    this.rulesBox.replaceChildren();
+    for (const rule of v.rules) {
+      const row = document.createElement('div');
+      row.className = 'form-row';
+      const label = document.createElement('label');
+      label.htmlFor = `rule-${rule.name}`;
+      label.textContent = rule.name.replace(/_/g, ' ');
+      let control;
+      if (rule.kind === 'choice') {
+        control = document.createElement('select');
+        for (const c of rule.spec.split(',')) {
+          const o = document.createElement('option');
+          o.value = c;
+          o.textContent = c;
+          control.appendChild(o);
+        }
+      } else if (rule.kind === 'range' || rule.kind === 'odd') {
+        control = document.createElement('input');
+        control.type = 'number';
+        const [lo, hi] = rule.spec.split('-');
+        control.min = lo;
+        control.max = hi;
+        control.step = rule.kind === 'odd' ? '2' : '1';
+      } else {
+        control = document.createElement('input');
+        control.type = 'text';
+        control.title = `1 to 64 numbers joined by commas, each ${rule.spec}`;
+      }
+      control.id = `rule-${rule.name}`;
+      control.dataset.rule = rule.name;
+      control.value = rule.def;
+      const note = document.createElement('span');
+      note.className = 'unit';
+      if (rule.players) note.textContent = `with ${rule.players.join(' or ')} players`;
+      row.append(label, control, note);
+      this.rulesBox.appendChild(row);
+    }
+  }
+
+  /** The default of a rule for the chosen number of players. */
+  ruleDefault(rule) {
+    const n = Number(this.playersSel.value);
+    if (rule.byPlayers && rule.byPlayers[n - 1] !== undefined) return rule.byPlayers[n - 1];
+    return rule.def;
+  }
+
+  applyPlayerDefaults() {
+    const n = Number(this.playersSel.value);
+    for (const rule of this.variant().rules) {
+      const control = this.dialog.querySelector(`#rule-${rule.name}`);
+      if (!control) continue;
+      if (rule.byPlayers) control.value = this.ruleDefault(rule);
+      const allowed = !rule.players || rule.players.includes(n);
+      control.disabled = !allowed;
+      if (!allowed) control.value = rule.def;
+    }
+  }
+
+  /** The game the dialog describes. */
+  read() {
+    this.readSeats();
+    const v = this.variant();
+    const players = Number(this.playersSel.value);
+    const rules = [];
+    for (const rule of v.rules) {
+      const control = this.dialog.querySelector(`#rule-${rule.name}`);
+      if (!control || control.disabled) continue;
+      const value = control.value.trim().replace(/\s+/g, '');
+      // Only options changed from their default are sent, so that a preset (`rules=`) is not
+      // overridden by the defaults of its single options.
+      if (value !== '' && value !== this.ruleDefault(rule)) rules.push(`${rule.name}=${value}`);
+    }
+    const seats = [];
+    for (let i = 0; i < players; i++) seats.push({ kind: this.seatChoice[i], movetime: this.seatTime[i] });
+    const seed = this.seedInput.value.trim();
+    return { variant: v.name, players, rules, seats, seed };
+  }
+
+  start() {
+    const game = this.read();
+    this.onStart(game);
+  }
+}
+
+/** The `newgame` arguments of a game read from the dialog. */
+export function newgameArgs(game) {
+  const parts = ['variant', game.variant, 'players', String(game.players)];
+  if (game.seed !== '') parts.push('seed', game.seed);
+  parts.push(...game.rules);
+  return parts.join(' ');
+}

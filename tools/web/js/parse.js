@@ -1,0 +1,180 @@
+// Readers of the engine's payloads (PROTOCOL.md): they turn lines into plain data and decide
+// nothing. Fields are read by name, so later versions may add fields.
+
+/** `key value key value ...` into an object (first occurrence wins). */
+export function fields(line) {
+  const out = {};
+  const t = line.trim().split(/\s+/);
+  for (let i = 0; i + 1 < t.length; i += 2) {
+    if (!(t[i] in out)) out[t[i]] = t[i + 1];
+  }
+  return out;
+}
+
+/** A cell name `h8` into {col: 0-based, row: 1-based}. */
+export function cellCoords(name) {
+  const m = /^([a-z]+)(\d+)$/.exec(name);
+  if (!m) return null;
+  let col = 0;
+  for (const ch of m[1]) col = col * 26 + (ch.charCodeAt(0) - 96);
+  return { col: col - 1, row: Number(m[2]) };
+}
+
+/** `5@h8,3@h9` (or `-`, or empty) into [{value, cell}]. */
+export function placements(text) {
+  if (!text || text === '-' || text === 'pass') return [];
+  return text.split(',').filter(Boolean).map((p) => {
+    const at = p.indexOf('@');
+    return { value: Number(p.slice(0, at)), cell: p.slice(at + 1) };
+  });
+}
+
+/** The `geometry` payload. */
+export function geometry(lines) {
+  const g = { columns: 0, rows: 0, centre: null, cells: [], extra: [] };
+  for (const line of lines) {
+    const [word, ...rest] = line.trim().split(/\s+/);
+    if (word === 'columns') {
+      const f = fields(line);
+      g.columns = Number(f.columns);
+      g.rows = Number(f.rows);
+      g.centre = f.centre && f.centre !== '-' ? f.centre : null;
+    } else if (word === 'cells') {
+      g.cells = rest[0] && rest[0] !== '-' ? rest[0].split(',') : [];
+    } else if (word === 'extra') {
+      g.extra = rest[0] && rest[0] !== '-' ? rest[0].split(',') : [];
+    }
+  }
+  return g;
+}
+
+/** The `next` payload: {complete: 'yes'|'no'|'unknown', next: [{value, cell}], stopped}. */
+export function next(lines) {
+  const r = { complete: 'unknown', next: [], stopped: false };
+  for (const line of lines) {
+    const [word, rest] = splitWord(line);
+    if (word === 'complete') r.complete = rest;
+    else if (word === 'next') r.next = placements(rest);
+    else if (word === 'stopped') r.stopped = true;
+  }
+  return r;
+}
+
+/** The `status` payload. */
+export function status(lines) {
+  const first = fields(lines[0] || '');
+  const s = {
+    line: lines[0] || '',
+    phase: first.phase,
+    turn: Number(first.turn),
+    tomove: Number(first.tomove),
+    due: Number(first.due),
+    end: null,
+    ranking: [],
+  };
+  for (const line of lines.slice(1)) {
+    const f = fields(line);
+    if ('end' in f) s.end = f.end;
+    else if ('rank' in f) {
+      const who = 'team' in f ? { kind: 'team', n: Number(f.team) } : { kind: 'player', n: Number(f.player) };
+      s.ranking.push({ rank: Number(f.rank), ...who, total: Number(f.total) });
+    }
+  }
+  return s;
+}
+
+/** The `variants` payload: [{name, min, max, def, rules: [{name, def, kind, spec, players, byPlayers}]}]. */
+export function variants(lines) {
+  const out = [];
+  for (const line of lines) {
+    const t = line.trim().split(/\s+/);
+    if (t[0] === 'variant') {
+      const f = fields(line);
+      const [min, max] = f.players.split('-').map(Number);
+      out.push({ name: f.variant, min, max, def: Number(f.default), rules: [] });
+    } else if (t[0] === 'rule' && out.length) {
+      const rule = { name: t[1], def: t[3], kind: t[4], spec: t[5], players: null, byPlayers: null };
+      for (let i = 6; i + 1 < t.length; i += 2) {
+        if (t[i] === 'players') rule.players = t[i + 1].split(',').map(Number);
+        if (t[i] === 'by_players') rule.byPlayers = t[i + 1].split(',');
+      }
+      out[out.length - 1].rules.push(rule);
+    }
+  }
+  return out;
+}
+
+/** The position line into its fields, with the board, hands and bag read. */
+export function position(line) {
+  const f = {};
+  for (const tok of line.trim().split(/\s+/)) {
+    const eq = tok.indexOf('=');
+    if (eq > 0) f[tok.slice(0, eq)] = tok.slice(eq + 1);
+  }
+  return {
+    fields: f,
+    variant: f.variant,
+    players: Number(f.players),
+    turn: Number(f.turn),
+    tomove: Number(f.tomove),
+    phase: f.phase,
+    board: placements(f.board),
+    bag: f.bag && f.bag !== '-' ? f.bag.split(',').map(Number) : null,
+    hands: (f.hands || '').split('/').map((h) => (h === '-' ? [] : [...h].map(Number))),
+  };
+}
+
+/** The `score` payload: [{kind, n, total, hand, rows: [[mark, a, b, c]], rowTotals}], gameover. */
+export function score(lines) {
+  const sheets = [];
+  let gameover = false;
+  for (const line of lines) {
+    const f = fields(line);
+    if (line.trim() === 'gameover') {
+      gameover = true;
+      continue;
+    }
+    const kind = 'team' in f ? 'team' : 'player';
+    if (!(kind in f)) continue;
+    const rows = !f.sheet || f.sheet === 'none' ? [] : f.sheet.split('/').map((r) => r.split(','));
+    const rowTotals = !f.rows || f.rows === 'none' ? [] : f.rows.split('/').map(Number);
+    sheets.push({
+      kind,
+      n: Number(f[kind]),
+      total: Number(f.total),
+      hand: f.hand && f.hand !== '-' ? f.hand.split(',').map(Number) : [],
+      rows,
+      rowTotals,
+    });
+  }
+  return { sheets, gameover };
+}
+
+/** An `info` line. */
+export function info(line) {
+  const t = line.trim().split(/\s+/);
+  const out = {};
+  for (let i = 1; i < t.length; i++) {
+    if (t[i] === 'pv') {
+      out.pv = t.slice(i + 1).join(' ');
+      break;
+    }
+    if (i + 1 < t.length) {
+      out[t[i]] = t[i + 1];
+      i++;
+    }
+  }
+  return out;
+}
+
+/** `bestmove <move> score <s> ...` */
+export function bestmove(lines) {
+  const f = fields(lines[0] || '');
+  return { move: f.bestmove, score: f.score, winprob: f.winprob };
+}
+
+function splitWord(line) {
+  const s = line.trim();
+  const sp = s.indexOf(' ');
+  return sp < 0 ? [s, ''] : [s.slice(0, sp), s.slice(sp + 1).trim()];
+}

@@ -1,0 +1,133 @@
+// The protocol client: one WebSocket to the bridge, one engine behind it. `request` sends a command
+// with a fresh numeric id and returns a promise of its response; `info` lines come as events. It
+// knows the framing of the protocol (PROTOCOL.md) and nothing of the game.
+
+/** A `?` response. */
+export class EngineError extends Error {
+  constructor(code, message, command) {
+    super(message ? `${code} ${message}` : code);
+    this.code = code;
+    this.detail = message;
+    this.command = command;
+  }
+}
+
+/** The connection ended before the response came. */
+export class ConnectionClosed extends Error {
+  constructor(reason) {
+    super(reason || 'the connection to the engine is closed');
+  }
+}
+
+/** Close codes of the bridge (tools/src/web/session.rs). */
+export const CLOSE = {
+  4001: 'engine exited',
+  4002: 'too many engines',
+  4003: 'line too long',
+  4004: 'engine not started',
+  4005: 'engine line too long',
+};
+
+export class EngineClient extends EventTarget {
+  constructor(url) {
+    super();
+    this.url = url;
+    this.socket = null;
+    this.nextId = 1;
+    this.pending = new Map(); // id -> {resolve, reject, command}
+    this.current = null; // the response being read: {id, ok, lines}
+    this.closed = false;
+  }
+
+  /** Opens the socket; resolves when it is open. */
+  connect() {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(this.url);
+      this.socket = socket;
+      let opened = false;
+      socket.addEventListener('open', () => {
+        opened = true;
+        resolve();
+      });
+      socket.addEventListener('message', (ev) => this.onLine(String(ev.data)));
+      socket.addEventListener('close', (ev) => {
+        this.closed = true;
+        const reason = ev.reason || (opened ? 'the connection to the engine was lost' : 'cannot reach the board server');
+        for (const p of this.pending.values()) p.reject(new ConnectionClosed(reason));
+        this.pending.clear();
+        this.dispatchEvent(new CustomEvent('close', { detail: { code: ev.code, reason } }));
+        if (!opened) reject(new ConnectionClosed(reason));
+      });
+    });
+  }
+
+  close() {
+    if (this.socket) this.socket.close(1000, 'page closed');
+  }
+
+  /**
+   * Sends `<id> <command>`; resolves with {ok, payload (lines), code, message}. A `?` response
+   * resolves too (ok false); use `call` to have it thrown.
+   */
+  request(command) {
+    if (this.closed || !this.socket) return Promise.reject(new ConnectionClosed());
+    const id = String(this.nextId++);
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, command });
+      this.dispatchEvent(new CustomEvent('sent', { detail: `${id} ${command}` }));
+      this.socket.send(`${id} ${command}`);
+    });
+  }
+
+  /** Like `request`, but a `?` response throws an EngineError; resolves with the payload lines. */
+  async call(command) {
+    const r = await this.request(command);
+    if (!r.ok) throw new EngineError(r.code, r.message, command);
+    return r.payload;
+  }
+
+  onLine(line) {
+    this.dispatchEvent(new CustomEvent('line', { detail: line }));
+    if (this.current) {
+      if (line === '') {
+        this.finish();
+      } else {
+        this.current.lines.push(line);
+      }
+      return;
+    }
+    if (line === '') return;
+    if (line.startsWith('info ')) {
+      this.dispatchEvent(new CustomEvent('info', { detail: line }));
+      return;
+    }
+    const m = /^([=?])(\d*)(?:[ \t](.*))?$/.exec(line);
+    if (!m) {
+      this.dispatchEvent(new CustomEvent('stray', { detail: line }));
+      return;
+    }
+    this.current = { ok: m[1] === '=', id: m[2], lines: m[3] !== undefined && m[3] !== '' ? [m[3]] : [] };
+  }
+
+  finish() {
+    const r = this.current;
+    this.current = null;
+    const waiter = this.pending.get(r.id);
+    let code = null;
+    let message = '';
+    if (!r.ok) {
+      const first = r.lines[0] || '';
+      const sp = first.indexOf(' ');
+      code = sp < 0 ? first : first.slice(0, sp);
+      message = sp < 0 ? '' : first.slice(sp + 1);
+    }
+    const response = { ok: r.ok, payload: r.lines, code, message };
+    if (!waiter) {
+      // A response without our id (the engine could not read the line): report it.
+      this.dispatchEvent(new CustomEvent('stray', { detail: r.lines.join('\n') }));
+      return;
+    }
+    this.pending.delete(r.id);
+    waiter.resolve(response);
+  }
+}
