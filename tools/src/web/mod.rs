@@ -121,18 +121,27 @@ async fn websocket(
         })
 }
 
-/// Any other `GET`: a file of the page.
+/// Any other `GET`: a file of the page. With `ZATRE_WEB_ASSETS` set to the page's directory
+/// (`tools/web`), the files are read from there on every request instead, for work on the page
+/// without a rebuild; the same names are served either way.
 async fn asset(uri: Uri) -> Response {
-    match assets::find(uri.path()) {
-        Some(file) => (
-            [
-                (header::CONTENT_TYPE, file.content_type),
-                (header::CACHE_CONTROL, "no-cache"),
-                (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-            ],
-            file.body,
-        )
-            .into_response(),
-        None => (StatusCode::NOT_FOUND, "not found\n").into_response(),
-    }
+    let Some((name, file)) = assets::find(uri.path()) else {
+        return (StatusCode::NOT_FOUND, "not found\n").into_response();
+    };
+    let body = match std::env::var_os("ZATRE_WEB_ASSETS") {
+        Some(dir) => match std::fs::read(std::path::Path::new(&dir).join(name)) {
+            Ok(bytes) => bytes,
+            Err(_) => return (StatusCode::NOT_FOUND, "not found\n").into_response(),
+        },
+        None => file.body.to_vec(),
+    };
+    (
+        [
+            (header::CONTENT_TYPE, file.content_type),
+            (header::CACHE_CONTROL, "no-cache"),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        ],
+        body,
+    )
+        .into_response()
 }

@@ -125,6 +125,9 @@ pub async fn run(
             if matches!(end, End::PageLineTooLong) {
                 let why = format!("the page sent a line longer than {} bytes", super::MAX_LINE);
                 close(&mut sink, CloseReason::LineTooLong, &why).await;
+            } else {
+                // Completes the closing handshake the page began (or finds the socket gone).
+                let _ = sink.close().await;
             }
             let _ = write_line(&mut stdin, b"quit").await;
             drop(stdin);

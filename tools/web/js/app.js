@@ -134,6 +134,7 @@ async function refresh() {
   state.status = P.status(st);
   state.score = P.score(sc);
   state.history = hist.join(' ');
+  $('#history').value = state.history ? `position ${state.history}` : '';
   while (state.seats.length < state.position.players) state.seats.push({ kind: 'engine', movetime: 1000 });
   state.selected = null;
   state.pending = [];
@@ -293,6 +294,11 @@ function updateButtons() {
   const s = state.status;
   // For tests and screen readers: whether the page waits on the engine.
   document.body.dataset.busy = state.busy || state.thinking ? 'yes' : 'no';
+  let turn = 'wait';
+  if (s && s.phase === 'over') turn = 'over';
+  else if (live && moverIsHuman() && s.phase === 'draw') turn = 'draw';
+  else if (live && moverIsHuman() && s.phase === 'place' && state.next) turn = 'place';
+  document.body.dataset.turn = turn;
   const live = state.connected && !state.busy;
   const human = live && moverIsHuman();
   const place = human && s && s.phase === 'place';
@@ -534,7 +540,6 @@ async function startGame(game) {
 }
 
 $('#save-load').addEventListener('click', () => {
-  $('#history').value = state.history ? `position ${state.history}` : '';
   $('#save-dialog').showModal();
 });
 $('#close-save').addEventListener('click', () => $('#save-dialog').close());

@@ -1,0 +1,512 @@
+//! The board in a real browser: `zatre-web --port 0` with headless Chromium driven over WebDriver
+//! (Debian's chromium and chromium-driver; `.ci/run` installs them). A whole two-player classic
+//! game is played, the human seat by clicks on hand tiles and lit cells, against an engine seat.
+//! After every turn the page's board, totals and status are compared with an engine of the test's
+//! own, which replays the game from the page's save line (`history`) and so rebuilds the position
+//! from the moves alone. Dice and kids boards are counted against `geometry`. Any error in the
+//! browser console fails the test. Screenshots land in Cargo's test temp directory, and the
+//! tile-by-tile check latency is measured and printed.
+//!
+//! Without /usr/bin/chromium and /usr/bin/chromedriver these tests fail, saying what to install.
+
+mod engine_path;
+mod webdriver;
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::Value;
+
+use engine_path::{engine, BRIDGE};
+use webdriver::Browser;
+
+/// The engine seat's time per move: long enough that the page can be read while it thinks (the
+/// state after the human's move), short enough for CI.
+const ENGINE_MS: u32 = 150;
+
+/// A running `zatre-web`; killed when dropped.
+struct BridgeProcess {
+    child: Child,
+    url: String,
+}
+
+impl BridgeProcess {
+    fn start() -> BridgeProcess {
+        let mut child = Command::new(BRIDGE)
+            .args(["--port", "0", "--engine"])
+            .arg(engine())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("zatre-web starts");
+        let stdout = child.stdout.take().expect("piped");
+        let (tx, rx) = mpsc::channel();
+        thread::spawn(move || {
+            let mut line = String::new();
+            let _ = BufReader::new(stdout).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let line = rx.recv_timeout(Duration::from_secs(30)).expect("zatre-web prints its address");
+        let url = line.trim().strip_prefix("listening on ").expect("listening on <url>").to_string();
+        BridgeProcess { child, url }
+    }
+}
+
+impl Drop for BridgeProcess {
+    fn drop(&mut self) {
+        let _ = Command::new("kill").args(["-INT", &self.child.id().to_string()]).status();
+        let until = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < until {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The test's own engine, the judge of what the page shows.
+struct Judge {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Judge {
+    fn start() -> Judge {
+        let mut child = Command::new(engine())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the engine starts");
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = BufReader::new(child.stdout.take().expect("piped"));
+        Judge { child, stdin, stdout }
+    }
+
+    /// The payload lines of a command; panics on an error response.
+    fn call(&mut self, command: &str) -> Vec<String> {
+        writeln!(self.stdin, "1 {command}").expect("writes");
+        self.stdin.flush().expect("flushes");
+        let mut lines = Vec::new();
+        let mut ok = true;
+        loop {
+            let mut l = String::new();
+            assert!(self.stdout.read_line(&mut l).expect("reads") > 0, "the engine ended");
+            let l = l.trim_end_matches(['\n', '\r']).to_string();
+            if lines.is_empty() && l.starts_with("info ") {
+                continue;
+            }
+            if l.is_empty() {
+                break;
+            }
+            if lines.is_empty() {
+                ok = l.starts_with("=1");
+                let rest = l[2..].trim_start().to_string();
+                if !rest.is_empty() || !ok {
+                    lines.push(rest);
+                }
+                if lines.is_empty() {
+                    lines.push(String::new());
+                }
+                continue;
+            }
+            lines.push(l);
+        }
+        assert!(ok, "the engine refused `{command}`: {lines:?}");
+        lines.retain(|l| !l.is_empty());
+        lines
+    }
+}
+
+impl Drop for Judge {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.child.wait();
+    }
+}
+
+/// What the page shows: confirmed board tiles, totals by seat, status line, save line.
+#[derive(Debug)]
+struct Shown {
+    board: Vec<String>,
+    totals: Vec<(String, String)>,
+    status: String,
+    history: String,
+}
+
+fn shown(browser: &Browser) -> Shown {
+    let v = browser.js(
+        r#"return {
+            board: [...document.querySelectorAll('[data-cell] .tile:not(.pending)')]
+                .map(t => `${t.dataset.value}@${t.closest('[data-cell]').dataset.cell}`),
+            totals: [...document.querySelectorAll('[data-total]')].map(t => [t.dataset.total, t.textContent]),
+            status: document.querySelector('#status').textContent,
+            history: document.querySelector('#history').value,
+        };"#,
+    );
+    let strings = |v: &Value| -> Vec<String> {
+        v.as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect()).unwrap_or_default()
+    };
+    Shown {
+        board: strings(&v["board"]),
+        totals: v["totals"]
+            .as_array()
+            .map(|a| a.iter().map(|p| (p[0].as_str().unwrap_or("").into(), p[1].as_str().unwrap_or("").into())).collect())
+            .unwrap_or_default(),
+        status: v["status"].as_str().unwrap_or_default().to_string(),
+        history: v["history"].as_str().unwrap_or_default().to_string(),
+    }
+}
+
+/// Checks the page against the judge, which replays the page's save line. Returns the status.
+fn check_against_engine(browser: &Browser, judge: &mut Judge) -> String {
+    let page = shown(browser);
+    assert!(page.history.starts_with("position "), "the page shows its save line: {:?}", page.history);
+    judge.call(&page.history);
+    let position = judge.call("position").join(" ");
+    let board_field = position
+        .split_whitespace()
+        .find_map(|f| f.strip_prefix("board="))
+        .expect("a board field")
+        .to_string();
+    let mut expected: Vec<String> =
+        if board_field == "-" { Vec::new() } else { board_field.split(',').map(str::to_string).collect() };
+    let mut on_page = page.board.clone();
+    expected.sort();
+    on_page.sort();
+    assert_eq!(on_page, expected, "the page's board is the engine's (status {})", page.status);
+    let score = judge.call("score");
+    let mut totals = Vec::new();
+    for line in score.iter().filter(|l| l.starts_with("player ") || l.starts_with("team ")) {
+        let t: Vec<&str> = line.split_whitespace().collect();
+        totals.push((t[1].to_string(), t[3].to_string()));
+    }
+    assert_eq!(page.totals, totals, "the page's totals are the engine's");
+    let status = judge.call("status");
+    assert_eq!(page.status, status[0], "the page's status line is the engine's");
+    page.status
+}
+
+/// Opens the new-game dialog (if needed) and starts a game by clicks and typing.
+fn start_game(browser: &Browser, variant: &str, seats: &[&str], seed: &str) {
+    browser.wait_until(
+        "the engine's variants in the dialog",
+        "return document.querySelectorAll('#variant option').length > 0 && !document.querySelector('#new-game').disabled",
+        Duration::from_secs(30),
+    );
+    let open = browser.js("return document.querySelector('#new-game-dialog').open");
+    if open != Value::Bool(true) {
+        browser.click("#new-game");
+    }
+    browser.select("#variant", variant);
+    browser.select("#players", &seats.len().to_string());
+    for (i, kind) in seats.iter().enumerate() {
+        browser.select(&format!("#seat-{}", i + 1), kind);
+        if *kind == "engine" {
+            browser.type_into(&format!("#time-{}", i + 1), &ENGINE_MS.to_string());
+        }
+    }
+    browser.type_into("#seed", seed);
+    browser.click("#start");
+    browser.wait_until(
+        "the new game",
+        &format!(
+            "return !document.querySelector('#new-game-dialog').open && /^{variant}, {} player/.test(document.querySelector('#turn-line').textContent)",
+            seats.len()
+        ),
+        Duration::from_secs(30),
+    );
+}
+
+fn no_console_errors(browser: &Browser) {
+    let severe: Vec<_> = browser.console().into_iter().filter(|(level, _)| level == "SEVERE").collect();
+    assert!(severe.is_empty(), "errors in the browser console: {severe:?}");
+    let shown_error = browser.js("return document.querySelector('#error').textContent");
+    assert_eq!(shown_error, Value::String(String::new()), "the page showed an error");
+}
+
+fn screenshot(browser: &Browser, name: &str) -> PathBuf {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&path, browser.screenshot()).expect("the screenshot is written");
+    println!("screenshot: {}", path.display());
+    path
+}
+
+/// Records, for every click on a hand tile, the time until cells are lit, and for every click on a
+/// lit cell, the time until the engine-confirmed tile stands there (the `next` round trip).
+const LATENCY_PROBE: &str = r#"
+window.__lat = { select: [], place: [] };
+document.addEventListener('click', (ev) => {
+  const t0 = performance.now();
+  const hand = ev.target.closest('[data-hand-tile]');
+  const cell = ev.target.closest('[data-cell].accepts');
+  if (!hand && !cell) return;
+  const done = hand
+    ? () => document.querySelector('.accepts') !== null
+    : () => cell.querySelector('.tile.pending') !== null;
+  const kind = hand ? 'select' : 'place';
+  const obs = new MutationObserver(() => {
+    if (done()) { window.__lat[kind].push(performance.now() - t0); obs.disconnect(); }
+  });
+  obs.observe(document.body, { subtree: true, childList: true, attributes: true });
+  setTimeout(() => obs.disconnect(), 5000);
+}, true);
+"#;
+
+fn percentile(values: &mut [f64], p: f64) -> f64 {
+    if values.is_empty() {
+        return f64::NAN;
+    }
+    values.sort_by(|a, b| a.total_cmp(b));
+    let i = ((values.len() - 1) as f64 * p).round() as usize;
+    values[i]
+}
+
+/// Plays one human turn by clicks: pick a hand tile, then a lit cell, until the move is complete
+/// (and, now and then, on while more tiles fit), then submit; pass when that is all there is.
+fn play_human_turn(browser: &Browser, rng: &mut ChaCha8Rng) {
+    let mut placed = 0;
+    loop {
+        let submit_ok = browser.js("return !document.querySelector('#submit').disabled") == Value::Bool(true);
+        if submit_ok && rng.random_bool(0.35) {
+            break;
+        }
+        let tiles: Vec<String> = browser
+            .js("return [...document.querySelectorAll('#hand [data-hand-tile]')].map(t => t.dataset.handTile)")
+            .as_array()
+            .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+            .unwrap_or_default();
+        let mut order: Vec<usize> = (0..tiles.len()).collect();
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.random_range(0..=i));
+        }
+        let mut moved = false;
+        for i in order {
+            let sel = format!("#hand [data-hand-tile=\"{}\"]", tiles[i]);
+            browser.click(&sel);
+            let lit: Vec<String> = browser
+                .js("return [...document.querySelectorAll('[data-cell].accepts')].map(c => c.dataset.cell)")
+                .as_array()
+                .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+                .unwrap_or_default();
+            if lit.is_empty() {
+                continue;
+            }
+            let cell = &lit[rng.random_range(0..lit.len())];
+            browser.click(&format!("[data-cell=\"{cell}\"]"));
+            placed += 1;
+            browser.wait_until(
+                "the placement confirmed",
+                &format!(
+                    "return document.body.dataset.busy === 'no' && document.querySelectorAll('.tile.pending').length === {placed}"
+                ),
+                Duration::from_secs(20),
+            );
+            moved = true;
+            break;
+        }
+        if !moved {
+            break;
+        }
+    }
+    if browser.js("return !document.querySelector('#submit').disabled") == Value::Bool(true) {
+        browser.click("#submit");
+    } else {
+        assert_eq!(placed, 0, "tiles were put down but the move is not complete and nothing more fits");
+        assert_eq!(
+            browser.js("return !document.querySelector('#pass').disabled"),
+            Value::Bool(true),
+            "no tile fits, so pass is offered"
+        );
+        browser.click("#pass");
+    }
+}
+
+#[test]
+fn a_whole_classic_game_by_clicks_against_the_engine() {
+    let bridge = BridgeProcess::start();
+    let browser = Browser::start();
+    println!("browser: {}", browser.version());
+    browser.goto(&bridge.url);
+    let mut judge = Judge::start();
+
+    start_game(&browser, "classic", &["human", "engine"], "11");
+    judge.call("newgame variant classic players 2");
+    let cells = judge.call("geometry")[1].split(',').count();
+    let drawn = browser.js("return document.querySelectorAll('[data-cell]').length");
+    assert_eq!(drawn, Value::from(cells), "every cell of the classic board is drawn");
+    let kinds = browser.js(
+        "return ['plain','extra','centre'].map(k => document.querySelectorAll(`[data-kind=\"${k}\"]`).length)",
+    );
+    println!("classic cells by kind (plain, extra, centre): {kinds}");
+    browser.js(LATENCY_PROBE);
+    // Draws by the button, as a person who wants to see them.
+    browser.click("#auto-draw");
+
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut human_turns = 0;
+    let mut checks = 0;
+    let mut mid_latency_from = None;
+    let mut hinted = false;
+    let mut undone = false;
+    let started = Instant::now();
+    loop {
+        let turn = browser.wait_until(
+            "the human's turn or the end",
+            "const t = document.body.dataset.turn; return (t === 'draw' || t === 'place' || t === 'over') && t",
+            Duration::from_secs(120),
+        );
+        let status = check_against_engine(&browser, &mut judge);
+        checks += 1;
+        match turn.as_str() {
+            Some("over") => break,
+            Some("draw") => {
+                browser.click("#draw");
+                continue;
+            }
+            _ => {}
+        }
+        assert!(status.contains("tomove 1"), "the human seat is to move: {status}");
+        human_turns += 1;
+        if human_turns == 5 {
+            mid_latency_from = Some(
+                browser.js("return [window.__lat.select.length, window.__lat.place.length]")
+            );
+        }
+        if human_turns == 6 && !hinted {
+            hinted = true;
+            browser.click("#hint");
+            browser.wait_until(
+                "the hints",
+                "return document.body.dataset.turn === 'place' && document.querySelectorAll('#hints li').length",
+                Duration::from_secs(30),
+            );
+            let hints = browser.js("return [...document.querySelectorAll('#hints li')].map(l => l.textContent)");
+            let n = hints.as_array().map_or(0, Vec::len);
+            assert!((1..=3).contains(&n), "one to three hints: {hints}");
+            let ghosts = browser.js("return document.querySelectorAll('[data-cell] .ghost').length");
+            assert!(ghosts.as_u64().unwrap_or(0) >= 1, "the best hint is previewed on the board");
+            println!("hints: {hints}");
+        }
+        if human_turns == 10 {
+            screenshot(&browser, "zatre-web-midgame.png");
+        }
+        play_human_turn(&browser, &mut rng);
+        if human_turns == 8 && !undone {
+            // Undo takes the engine's reply and the human's move back: the same position again.
+            undone = true;
+            browser.wait_until(
+                "the human's turn again",
+                "const t = document.body.dataset.turn; return (t === 'draw' || t === 'place' || t === 'over') && t",
+                Duration::from_secs(120),
+            );
+            let before = judge.call("position").join(" ");
+            if browser.js("return document.body.dataset.turn") != Value::from("over") {
+                browser.click("#undo");
+                browser.wait_until(
+                    "the position before the move",
+                    "return document.body.dataset.turn === 'place'",
+                    Duration::from_secs(30),
+                );
+                check_against_engine(&browser, &mut judge);
+                let after = judge.call("position").join(" ");
+                assert_ne!(before, after, "undo changed the position");
+            }
+            continue;
+        }
+        // While the engine seat thinks, the page shows the state after the human's move.
+        let mid = browser.wait_until(
+            "the engine seat's turn or the human's again",
+            "const s = document.querySelector('#status').textContent; \
+             return (/tomove 2/.test(s) && document.body.dataset.busy === 'yes' && 'engine') \
+                 || (['draw','place','over'].includes(document.body.dataset.turn) && 'human')",
+            Duration::from_secs(60),
+        );
+        if mid == Value::from("engine") {
+            check_against_engine(&browser, &mut judge);
+            checks += 1;
+        }
+        assert!(human_turns < 200, "the game does not end");
+    }
+    let took = started.elapsed();
+    no_console_errors(&browser);
+
+    // The end: the ranking and the reason, as the engine's status has them.
+    let status = judge.call("status");
+    assert!(status[0].starts_with("phase over"), "{status:?}");
+    let ranking: Vec<String> = status.iter().filter(|l| l.starts_with("rank ")).cloned().collect();
+    let shown_ranking = browser.js("return [...document.querySelectorAll('#ranking li')].map(l => l.textContent)");
+    assert_eq!(shown_ranking.as_array().map_or(0, Vec::len), ranking.len(), "{shown_ranking} vs {ranking:?}");
+    let end = status.iter().find_map(|l| l.strip_prefix("end ")).expect("an end reason").to_string();
+    let shown_end = browser.js("return document.querySelector('#end-reason').textContent");
+    assert!(shown_end.as_str().is_some_and(|s| s.contains(&end)), "{shown_end} names {end}");
+    screenshot(&browser, "zatre-web-final.png");
+
+    let lat = browser.js("return window.__lat");
+    let from = mid_latency_from.unwrap_or(Value::Null);
+    let skip = |k: usize| from[k].as_u64().unwrap_or(0) as usize;
+    let series = |name: &str, skip: usize| -> Vec<f64> {
+        lat[name].as_array().map(|a| a.iter().skip(skip).filter_map(Value::as_f64).collect()).unwrap_or_default()
+    };
+    let mut select = series("select", skip(0));
+    let mut place = series("place", skip(1));
+    assert!(!place.is_empty(), "placements were measured");
+    let (s50, s_max) = (percentile(&mut select, 0.5), percentile(&mut select, 1.0));
+    let (p50, p90, p_max) = (percentile(&mut place, 0.5), percentile(&mut place, 0.9), percentile(&mut place, 1.0));
+    println!(
+        "game: {human_turns} human turns, {checks} checks against the engine, {:.1} s",
+        took.as_secs_f64()
+    );
+    println!("latency, hand tile click to lit cells (from human turn 5 on, n={}): median {s50:.1} ms, max {s_max:.1} ms", select.len());
+    println!(
+        "latency, lit cell click to the engine-confirmed tile via `next` (n={}): median {p50:.1} ms, p90 {p90:.1} ms, max {p_max:.1} ms",
+        place.len()
+    );
+    assert!(s50 < 100.0 && p50 < 100.0, "the tile-by-tile check answers within 100 ms");
+}
+
+#[test]
+fn dice_and_kids_boards_have_the_engines_cells() {
+    let bridge = BridgeProcess::start();
+    let browser = Browser::start();
+    browser.goto(&bridge.url);
+    let mut judge = Judge::start();
+    for (variant, players) in [("dice", 3), ("kids", 2)] {
+        let seats: Vec<&str> = (0..players).map(|i| if i == 0 { "human" } else { "engine" }).collect();
+        start_game(&browser, variant, &seats, "3");
+        judge.call(&format!("newgame variant {variant} players {players}"));
+        let geometry = judge.call("geometry");
+        let cells = geometry[1].trim_start_matches("cells ").split(',').count();
+        let drawn = browser.wait_until(
+            "the board",
+            &format!("const n = document.querySelectorAll('[data-cell]').length; return n === {cells} && n"),
+            Duration::from_secs(20),
+        );
+        let centre = geometry[0].split_whitespace().last().unwrap_or("-").to_string();
+        let centres = browser.js("return document.querySelectorAll('[data-kind=\"centre\"]').length");
+        assert_eq!(centres, Value::from(usize::from(centre != "-")), "{variant}: the centre is marked");
+        let extra = geometry[2].trim_start_matches("extra ");
+        let extra_count = if extra == "-" { 0 } else { extra.split(',').filter(|c| *c != centre).count() };
+        let shown_extra = browser.js("return document.querySelectorAll('[data-kind=\"extra\"]').length");
+        assert_eq!(shown_extra, Value::from(extra_count), "{variant}: the extra cells are marked");
+        println!("{variant}: {drawn} cells drawn, as geometry has them");
+        // The engine seats play on by themselves; the human's first turn comes.
+        browser.wait_until(
+            "the human's turn",
+            "const t = document.body.dataset.turn; return (t === 'place' || t === 'over') && t",
+            Duration::from_secs(60),
+        );
+        check_against_engine(&browser, &mut judge);
+    }
+    no_console_errors(&browser);
+}

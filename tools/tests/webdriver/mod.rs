@@ -1,0 +1,291 @@
+//! A small WebDriver client for the browser test: chromedriver driving headless Chromium over the
+//! W3C protocol, plain HTTP/1.1 and JSON on a local socket. Only the few commands the test uses;
+//! no async runtime and no crate beyond serde_json, so the test builds fast and fails plainly.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+/// The key under which WebDriver names an element.
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecaf";
+
+pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// A chromedriver process and one browser session; both end when dropped.
+pub struct Browser {
+    driver: Child,
+    port: u16,
+    session: String,
+    _profile: tempfile::TempDir,
+}
+
+/// An element of the page.
+#[derive(Clone, Debug)]
+pub struct Element(String);
+
+impl Browser {
+    /// Starts chromedriver and a headless Chromium with a fresh profile.
+    ///
+    /// Panics, with what to install, when either is missing: the test must not pass without them.
+    pub fn start() -> Browser {
+        for bin in [CHROMEDRIVER, CHROMIUM] {
+            assert!(
+                Path::new(bin).exists(),
+                "{bin} is missing: install Debian's chromium and chromium-driver \
+                 (apt-get install -y chromium chromium-driver; .ci/run does)"
+            );
+        }
+        let port = free_port();
+        let driver = Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts");
+        let profile = tempfile::tempdir().expect("a profile directory");
+        let mut browser = Browser { driver, port, session: String::new(), _profile: profile };
+        let until = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Ok(v) = browser.http("GET", "/status", None) {
+                if v["value"]["ready"] == json!(true) {
+                    break;
+                }
+            }
+            assert!(Instant::now() < until, "chromedriver did not become ready");
+            thread::sleep(Duration::from_millis(50));
+        }
+        let args = [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-extensions",
+            "--window-size=1360,1000",
+            &format!("--user-data-dir={}", browser._profile.path().display()),
+        ];
+        let caps = json!({
+            "capabilities": {
+                "alwaysMatch": {
+                    "browserName": "chrome",
+                    "goog:chromeOptions": { "binary": CHROMIUM, "args": args },
+                    "goog:loggingPrefs": { "browser": "ALL" }
+                }
+            }
+        });
+        let v = browser.http("POST", "/session", Some(caps)).expect("a session");
+        browser.session = v["value"]["sessionId"].as_str().expect("a session id").to_string();
+        browser
+    }
+
+    /// The browser's version, as the session reports it.
+    pub fn version(&self) -> String {
+        let out = Command::new(CHROMIUM).arg("--version").output();
+        out.map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string()).unwrap_or_default()
+    }
+
+    pub fn goto(&self, url: &str) {
+        self.cmd("POST", "/url", Some(json!({ "url": url })));
+    }
+
+    /// The first element matching a CSS selector, if any.
+    pub fn find(&self, css: &str) -> Option<Element> {
+        let r = self.http(
+            "POST",
+            &format!("/session/{}/element", self.session),
+            Some(json!({ "using": "css selector", "value": css })),
+        );
+        match r {
+            Ok(v) => v["value"][ELEMENT].as_str().map(|id| Element(id.to_string())),
+            Err(_) => None,
+        }
+    }
+
+    /// Waits for an element and clicks it, as a pointer does.
+    pub fn click(&self, css: &str) {
+        let el = self.wait_for(css);
+        self.click_element(&el);
+    }
+
+    pub fn click_element(&self, el: &Element) {
+        self.cmd("POST", &format!("/element/{}/click", el.0), Some(json!({})));
+    }
+
+    /// Types into an input after clearing it.
+    pub fn type_into(&self, css: &str, text: &str) {
+        let el = self.wait_for(css);
+        self.cmd("POST", &format!("/element/{}/clear", el.0), Some(json!({})));
+        self.cmd("POST", &format!("/element/{}/value", el.0), Some(json!({ "text": text })));
+    }
+
+    /// Chooses an option of a `<select>` by clicking it.
+    pub fn select(&self, css: &str, value: &str) {
+        self.click(&format!("{css} option[value=\"{value}\"]"));
+    }
+
+    pub fn wait_for(&self, css: &str) -> Element {
+        let until = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(el) = self.find(css) {
+                return el;
+            }
+            assert!(Instant::now() < until, "no element {css} appeared");
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Runs a script in the page; returns its value.
+    pub fn js(&self, script: &str) -> Value {
+        self.cmd("POST", "/execute/sync", Some(json!({ "script": script, "args": [] })))
+    }
+
+    /// Runs a script that calls its last argument with the result.
+    pub fn js_async(&self, script: &str) -> Value {
+        self.cmd("POST", "/execute/async", Some(json!({ "script": script, "args": [] })))
+    }
+
+    /// Polls a script until it returns something truthy; panics after `limit`.
+    pub fn wait_until(&self, what: &str, script: &str, limit: Duration) -> Value {
+        let until = Instant::now() + limit;
+        loop {
+            let v = self.js(script);
+            let truthy = match &v {
+                Value::Null => false,
+                Value::Bool(b) => *b,
+                Value::String(s) => !s.is_empty(),
+                _ => true,
+            };
+            if truthy {
+                return v;
+            }
+            assert!(Instant::now() < until, "timed out waiting for {what}");
+            thread::sleep(Duration::from_millis(15));
+        }
+    }
+
+    /// A PNG of the viewport.
+    pub fn screenshot(&self) -> Vec<u8> {
+        let v = self.cmd("GET", "/screenshot", None);
+        base64_decode(v.as_str().expect("base64 text"))
+    }
+
+    /// The browser console's entries since the last call: (level, message).
+    pub fn console(&self) -> Vec<(String, String)> {
+        let v = self.cmd("POST", "/se/log", Some(json!({ "type": "browser" })));
+        v.as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|e| {
+                        (
+                            e["level"].as_str().unwrap_or_default().to_string(),
+                            e["message"].as_str().unwrap_or_default().to_string(),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// A session command; panics with the driver's error.
+    fn cmd(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let full = format!("/session/{}{path}", self.session);
+        match self.http(method, &full, body) {
+            Ok(v) => v["value"].clone(),
+            Err(e) => panic!("WebDriver {method} {path}: {e}"),
+        }
+    }
+
+    /// One HTTP request to chromedriver; the JSON answer, or the error it reports.
+    fn http(&self, method: &str, path: &str, body: Option<Value>) -> Result<Value, String> {
+        let mut s = TcpStream::connect(("127.0.0.1", self.port)).map_err(|e| e.to_string())?;
+        s.set_read_timeout(Some(Duration::from_secs(120))).map_err(|e| e.to_string())?;
+        let body = body.map(|b| b.to_string()).unwrap_or_default();
+        let req = format!(
+            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            self.port,
+            body.len()
+        );
+        s.write_all(req.as_bytes()).map_err(|e| e.to_string())?;
+        let mut reader = BufReader::new(s);
+        let mut status = String::new();
+        reader.read_line(&mut status).map_err(|e| e.to_string())?;
+        let mut length = None;
+        loop {
+            let mut h = String::new();
+            reader.read_line(&mut h).map_err(|e| e.to_string())?;
+            let h = h.trim_end();
+            if h.is_empty() {
+                break;
+            }
+            if let Some((k, v)) = h.split_once(':') {
+                if k.eq_ignore_ascii_case("content-length") {
+                    length = v.trim().parse::<usize>().ok();
+                }
+            }
+        }
+        let mut text = Vec::new();
+        match length {
+            Some(n) => {
+                text.resize(n, 0);
+                reader.read_exact(&mut text).map_err(|e| e.to_string())?;
+            }
+            None => {
+                reader.read_to_end(&mut text).map_err(|e| e.to_string())?;
+            }
+        }
+        let v: Value = serde_json::from_slice(&text).map_err(|e| format!("{e}: {}", String::from_utf8_lossy(&text)))?;
+        if v["value"].get("error").is_some() {
+            return Err(format!("{status}{}", v["value"]));
+        }
+        Ok(v)
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        if !self.session.is_empty() {
+            let _ = self.http("DELETE", &format!("/session/{}", self.session), None);
+        }
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    let l = TcpListener::bind("127.0.0.1:0").expect("a free port");
+    l.local_addr().expect("an address").port()
+}
+
+fn base64_decode(text: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let mut acc = 0u32;
+    let mut bits = 0;
+    for c in text.bytes() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => continue,
+        };
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    out
+}
