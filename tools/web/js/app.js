@@ -205,7 +205,7 @@ function renderHand() {
   $('#hand-owner').textContent = s.phase === 'over' ? '–' : `player ${s.tomove}`;
   const hand = moverHand();
   const used = new Set(state.pending.map((p) => p.index));
-  const clickable = moverIsHuman() && s.phase === 'place' && !state.busy;
+  const clickable = moverIsHuman() && s.phase === 'place';
   hand.forEach((value, index) => {
     if (used.has(index)) return;
     const t = document.createElement('button');
@@ -294,11 +294,6 @@ function updateButtons() {
   const s = state.status;
   // For tests and screen readers: whether the page waits on the engine.
   document.body.dataset.busy = state.busy || state.thinking ? 'yes' : 'no';
-  let turn = 'wait';
-  if (s && s.phase === 'over') turn = 'over';
-  else if (live && moverIsHuman() && s.phase === 'draw') turn = 'draw';
-  else if (live && moverIsHuman() && s.phase === 'place' && state.next) turn = 'place';
-  document.body.dataset.turn = turn;
   const live = state.connected && !state.busy;
   const human = live && moverIsHuman();
   const place = human && s && s.phase === 'place';
@@ -311,6 +306,11 @@ function updateButtons() {
   $('#hint').disabled = !place;
   $('#undo').disabled = !(live && s && !(s.turn === 1 && s.phase === 'draw'));
   for (const t of document.querySelectorAll('#hand [data-hand-tile]')) t.disabled = !place;
+  let turn = 'wait';
+  if (s && s.phase === 'over') turn = 'over';
+  else if (live && moverIsHuman() && s.phase === 'draw') turn = 'draw';
+  else if (live && moverIsHuman() && s.phase === 'place' && state.next) turn = 'place';
+  document.body.dataset.turn = turn;
 }
 
 // ---- the human turn -----------------------------------------------------------------------
@@ -360,10 +360,7 @@ function onCell(cell) {
     state.pending = tried;
     state.next = next;
     state.preview = [];
-    // Keep a tile of the same value selected when another one is left, for quick laying.
-    const used = new Set(tried.map((p) => p.index));
-    const same = moverHand().findIndex((v, i) => v === value && !used.has(i));
-    state.selected = same >= 0 ? same : null;
+    state.selected = null;
     render();
   });
 }
