@@ -403,7 +403,8 @@ fn a_whole_classic_game_by_clicks_against_the_engine() {
         }
         play_human_turn(&browser, &mut rng);
         if human_turns == 8 && !undone {
-            // Undo takes the engine's reply and the human's move back: the same position again.
+            // Undo takes the engine's reply and the human's move back: the position of this
+            // turn's start again (the judge still holds it from the check above).
             undone = true;
             browser.wait_until(
                 "the human's turn again",
@@ -420,7 +421,7 @@ fn a_whole_classic_game_by_clicks_against_the_engine() {
                 );
                 check_against_engine(&browser, &mut judge);
                 let after = judge.call("position").join(" ");
-                assert_ne!(before, after, "undo changed the position");
+                assert_eq!(before, after, "undo brings back the position before the human's move, hand and all");
             }
             continue;
         }

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 /// The key under which WebDriver names an element.
-const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecaf";
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 pub const CHROMIUM: &str = "/usr/bin/chromium";
@@ -148,11 +148,6 @@ impl Browser {
     /// Runs a script in the page; returns its value.
     pub fn js(&self, script: &str) -> Value {
         self.cmd("POST", "/execute/sync", Some(json!({ "script": script, "args": [] })))
-    }
-
-    /// Runs a script that calls its last argument with the result.
-    pub fn js_async(&self, script: &str) -> Value {
-        self.cmd("POST", "/execute/async", Some(json!({ "script": script, "args": [] })))
     }
 
     /// Polls a script until it returns something truthy; panics after `limit`.
