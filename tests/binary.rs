@@ -484,3 +484,50 @@ fn go_reports_its_stages_and_the_standard_error_of_playouts() {
     let best = lines[lines.len() - 2].split(' ').nth(2).unwrap();
     assert_eq!(last.last().copied(), Some(best), "the last info's pv is the move played");
 }
+
+/// Reads the `info` lines up to the `bestmove`; returns them and the response.
+fn infos_then_bestmove(engine: &Engine) -> (Vec<String>, Vec<String>) {
+    let mut infos = Vec::new();
+    loop {
+        let line = engine.line(PATIENCE);
+        if line.starts_with("info ") {
+            infos.push(line);
+            continue;
+        }
+        let mut response = vec![line];
+        response.extend(engine.response(PATIENCE));
+        return (infos, response);
+    }
+}
+
+#[test]
+fn info_lines_come_at_a_human_rate_and_the_last_one_names_the_move() {
+    let mut engine = Engine::spawn(&[]);
+    // The last turn of a game (rounds=1): the playouts have no turn left to play. They used to
+    // loop, printing thousands of info lines a second and never answering a node limit.
+    engine.send(b"newgame seed 3 rounds=1\ndraw\nplace 4@h8,1@h9,4@h10\ndraw\n");
+    for _ in 0..4 {
+        assert!(engine.response(PATIENCE)[0].starts_with('='));
+    }
+    engine.send(b"1 go nodes 200\n");
+    let (_, best) = infos_then_bestmove(&engine);
+    assert!(best[0].starts_with("=1 bestmove "), "{best:?}");
+    engine.send(b"2 go infinite\n");
+    thread::sleep(Duration::from_millis(1000));
+    engine.send(b"3 stop\n");
+    assert_eq!(engine.response_skipping_info(PATIENCE), vec!["=3", ""]);
+    let (infos, best) = infos_then_bestmove(&engine);
+    assert!(best[0].starts_with("=2 bestmove "), "{best:?}");
+    assert!(infos.len() <= 14, "{} info lines in a second: {infos:?}", infos.len());
+    // A one-second search in mid-game: the first report of each stage, then ten a second at most;
+    // the last info names the move played.
+    engine.send(b"newgame seed 5\ndraw\n4 go movetime 1000\n");
+    for _ in 0..2 {
+        assert!(engine.response(PATIENCE)[0].starts_with('='));
+    }
+    let (infos, best) = infos_then_bestmove(&engine);
+    assert!(infos.len() <= 14, "{} info lines in a second: {infos:?}", infos.len());
+    let last = infos.last().expect("an info line");
+    let played = best[0].split_whitespace().nth(2).expect("a move");
+    assert!(last.ends_with(&format!("pv {played}")), "{last} / {best:?}");
+}

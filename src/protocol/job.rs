@@ -115,10 +115,12 @@ fn go(
                 }
             });
         }
+        let mut pace = InfoPace::new(options.search_options().multipv);
         let outcome = search::run(position, &limits, &options.search_options(), stop, &mut |i: &Info| {
-            info(info_line(i))
+            pace.offer(i, info)
         });
         finished.store(true, Ordering::Relaxed);
+        pace.flush(info);
         outcome
     });
     let Some(outcome) = outcome else {
@@ -131,6 +133,55 @@ fn go(
         }
     }
     Ok(format!("bestmove {} score {:.2} nodes {}", outcome.best, outcome.score, outcome.nodes))
+}
+
+/// The least time between two reports of the same stage, per line of a report (`MultiPV`).
+const INFO_INTERVAL: Duration = Duration::from_millis(100);
+
+/// Paces `info` lines at a human rate: the first report of each stage (`depth`) is written, and
+/// within a stage at most one report (its `MultiPV` lines) per [`INFO_INTERVAL`] per line. A
+/// report held back is replaced by the next one, and the last one held is written before the
+/// `bestmove`, so the final `info` always comes. UCI engines print per iteration; the playouts
+/// can finish a round per millisecond.
+struct InfoPace {
+    interval: Duration,
+    last_written: Option<(Instant, u32)>,
+    /// Whether the report being received is written or held.
+    writing: bool,
+    held: Vec<String>,
+}
+
+impl InfoPace {
+    fn new(multipv: usize) -> InfoPace {
+        let interval = INFO_INTERVAL * u32::try_from(multipv.max(1)).unwrap_or(u32::MAX);
+        InfoPace { interval, last_written: None, writing: true, held: Vec::new() }
+    }
+
+    /// Takes one line of a report: a report starts with its first candidate (`multipv 1`).
+    fn offer(&mut self, i: &Info, write: &mut dyn FnMut(String)) {
+        if i.multipv == 1 {
+            let now = Instant::now();
+            self.writing = self
+                .last_written
+                .is_none_or(|(t, depth)| depth != i.depth || now.duration_since(t) >= self.interval);
+            self.held.clear();
+            if self.writing {
+                self.last_written = Some((now, i.depth));
+            }
+        }
+        if self.writing {
+            write(info_line(i));
+        } else {
+            self.held.push(info_line(i));
+        }
+    }
+
+    /// Writes the report held back, if any.
+    fn flush(&mut self, write: &mut dyn FnMut(String)) {
+        for line in self.held.drain(..) {
+            write(line);
+        }
+    }
 }
 
 /// The legal moves one a line, or their number; ` stopped` (a last line `stopped`) when the

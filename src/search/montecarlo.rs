@@ -58,6 +58,8 @@ const NEXT_TURN_BATCH: usize = 8;
 const PLAYOUT_STAGE: usize = 4;
 /// Playouts per candidate in the first round.
 const FIRST_ROUND: u64 = 64;
+/// Playouts per candidate in a round at most: the round's tasks are held in memory.
+const MAX_ROUND: u64 = 1 << 16;
 /// How much of the open points the static shortlist charges a move.
 const OPEN_WEIGHT: f64 = 0.1;
 
@@ -290,9 +292,23 @@ fn next_turn(root: &Root, cand: &Candidate, budget: &Budget<'_>) -> Option<f64> 
     Some(expected)
 }
 
-/// Stage 3, playout `j` of a candidate: how much the turns after the first changed the margin
-/// (`None` when the budget ran out).
-fn playout(root: &Root, cand: &Candidate, depth: u32, seed: u64, j: u64, budget: &Budget<'_>) -> Option<f64> {
+/// What one playout found.
+struct Playout {
+    /// How much the turns after the first changed the margin.
+    correction: f64,
+    /// How many turns it simulated: none when the game ends with the candidate.
+    turns: u32,
+}
+
+/// Stage 3, playout `j` of a candidate (`None` when the budget ran out).
+fn playout(
+    root: &Root,
+    cand: &Candidate,
+    depth: u32,
+    seed: u64,
+    j: u64,
+    budget: &Budget<'_>,
+) -> Option<Playout> {
     if budget.exhausted() {
         return None;
     }
@@ -300,16 +316,18 @@ fn playout(root: &Root, cand: &Candidate, depth: u32, seed: u64, j: u64, budget:
     rng.set_stream(j);
     let mut sim = Sim::after(root, cand);
     let mut first = None;
+    let mut turns = 0;
     for _ in 0..depth {
         if sim.pos.is_over() {
             break;
         }
         let Some(seen) = sim.random_turn(root, &mut rng, budget.stop) else { break };
         budget.spend(seen);
+        turns += 1;
         first.get_or_insert(sim.margin(root.me));
     }
     let first = first.unwrap_or_else(|| sim.margin(root.me));
-    Some(sim.margin(root.me) - first)
+    Some(Playout { correction: sim.margin(root.me) - first, turns })
 }
 
 /// The playouts' length in turns after the candidate (0: none). `go depth <d>` asks for `d`
@@ -385,13 +403,20 @@ pub(crate) fn search(
         let tasks: Vec<(usize, u64)> =
             (next_j..next_j + per_round).flat_map(|j| survivors.iter().map(move |&c| (c, j))).collect();
         let results = parallel(&tasks, threads, |&(c, j)| playout(&root, &cands[c], depth, seed, j, &budget));
+        let mut turns = 0u64;
         for (&(c, _), r) in tasks.iter().zip(results) {
-            if let Some(v) = r {
+            if let Some(Playout { correction: v, turns: t }) = r {
                 let cand = &mut cands[c];
                 cand.n += 1;
                 cand.sum += v;
                 cand.sum_sq += v * v;
+                turns += u64::from(t);
             }
+        }
+        // No playout simulated a turn (the game ends with every survivor): the values are exact
+        // and more playouts would change nothing, nor spend a node of a node limit.
+        if turns == 0 {
+            break;
         }
         next_j += per_round;
         rounds += 1;
@@ -424,7 +449,7 @@ fn next_round(budget: &Budget<'_>, done: u64, survivors: usize, floor: usize, la
     let left_playouts = if let Some(limit) = budget.limits.nodes {
         limit.saturating_sub(nodes) as f64 / per_playout
     } else if budget.limits.infinite {
-        return last * 2;
+        return (last * 2).min(MAX_ROUND);
     } else {
         let time = budget.limits.movetime.unwrap_or(DEFAULT_MOVE_TIME).as_secs_f64();
         let elapsed = budget.started.elapsed().as_secs_f64().max(1e-6);
@@ -437,14 +462,14 @@ fn next_round(budget: &Budget<'_>, done: u64, survivors: usize, floor: usize, la
         halvings += 1;
     }
     let rounds = if halvings == 0 { 4.0 } else { f64::from(halvings) + 1.0 };
-    ((left_playouts / rounds / survivors as f64) as u64).max(FIRST_ROUND)
+    ((left_playouts / rounds / survivors as f64) as u64).clamp(FIRST_ROUND, MAX_ROUND)
 }
 
 /// Maps `work` over the tasks, on several threads when asked, keeping the order. A thread that
 /// panicked (a bug) loses its results (`None`) but not the others'.
-fn parallel<T: Sync, F>(tasks: &[T], threads: usize, work: F) -> Vec<Option<f64>>
+fn parallel<T: Sync, R: Send, F>(tasks: &[T], threads: usize, work: F) -> Vec<Option<R>>
 where
-    F: Fn(&T) -> Option<f64> + Sync,
+    F: Fn(&T) -> Option<R> + Sync,
 {
     if threads <= 1 || tasks.len() < 2 {
         return tasks.iter().map(&work).collect();
@@ -454,9 +479,12 @@ where
     std::thread::scope(|s| {
         let handles: Vec<_> = tasks
             .chunks(size)
-            .map(|chunk| (chunk.len(), s.spawn(move || chunk.iter().map(work).collect())))
+            .map(|chunk| (chunk.len(), s.spawn(move || chunk.iter().map(work).collect::<Vec<_>>())))
             .collect();
-        handles.into_iter().flat_map(|(n, h)| h.join().unwrap_or_else(|_| vec![None; n])).collect()
+        handles
+            .into_iter()
+            .flat_map(|(n, h)| h.join().unwrap_or_else(|_| (0..n).map(|_| None).collect()))
+            .collect()
     })
 }
 
