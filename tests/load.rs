@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use zatre::protocol::{Engine, Outcome, RawLine};
+use zatre::protocol::Engine;
 use zatre::rules::Phase;
 
 /// Commands sent.
@@ -26,17 +26,9 @@ const COMMANDS: usize = 200_000;
 /// The largest hand the load plays with.
 const MAX_HAND: usize = 4;
 
-/// The response of the in-process engine to `line`, as the binary writes it.
-fn answer(engine: &mut Engine, line: &str) -> String {
-    match engine.handle_line(&RawLine::Bytes(line.as_bytes().to_vec())) {
-        Some(Outcome::Reply(r)) => r.to_string(),
-        Some(Outcome::Start(job)) => {
-            let response = job.run(&std::sync::atomic::AtomicBool::new(false), &mut |_| {});
-            engine.job_finished();
-            response.to_string()
-        }
-        other => panic!("{line}: unexpected {other:?}"),
-    }
+/// The response of the in-process session to `line`, as the binary writes it.
+fn answer(session: &mut common::InlineSession, line: &str) -> String {
+    session.line(line.as_bytes())
 }
 
 /// The next command for the state of `engine`: mostly moves and queries, draws when due.
@@ -81,17 +73,20 @@ fn two_hundred_thousand_mixed_commands_through_the_binary() {
     // When the first peak RSS is read.
     let early = commands / 10;
     // The commands and the expected responses, from the in-process engine.
-    let mut engine = Engine::with_seed(0);
+    let mut session = common::InlineSession::new(Engine::with_seed(0));
     let mut rng = ChaCha8Rng::seed_from_u64(2026);
     let mut games = 0u64;
     let mut input = String::new();
     let mut expected = Vec::with_capacity(commands);
     let mut kinds = std::collections::BTreeMap::<&str, usize>::new();
     for k in 0..commands {
-        let command =
-            if k == 0 { "newgame seed 0".to_owned() } else { next_command(&engine, &mut rng, &mut games) };
+        let command = if k == 0 {
+            "newgame seed 0".to_owned()
+        } else {
+            next_command(session.engine(), &mut rng, &mut games)
+        };
         let line = format!("{} {command}", k + 1);
-        expected.push(answer(&mut engine, &line));
+        expected.push(answer(&mut session, &line));
         let word = command.split(' ').next().unwrap_or("");
         let kind = if command == "legal count" { "legal count" } else { word };
         let kind = ["newgame", "draw", "place", "undo", "legal count", "score", "isready"]

@@ -210,6 +210,23 @@ impl Command {
         "bench",
     ];
 
+    /// Whether the command would change the game or start a job, and so is `busy` while a `go`
+    /// runs.
+    pub fn changes_game(&self) -> bool {
+        match self {
+            Command::NewGame(_)
+            | Command::Draw(_)
+            | Command::Place(_)
+            | Command::Undo
+            | Command::SetOption { .. }
+            | Command::Go(_)
+            | Command::Perft(_)
+            | Command::Bench => true,
+            Command::Position(args) => !matches!(args, PositionArgs::Print),
+            _ => false,
+        }
+    }
+
     /// The command word this command was sent with.
     pub fn word(&self) -> &'static str {
         match self {

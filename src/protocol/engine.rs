@@ -1,6 +1,6 @@
-//! The engine state machine: owns the game, executes one command at a time and returns the
-//! response as a value. It touches no stream; a `go` comes back as a [`Job`] for the caller to run
-//! on a search thread.
+//! The engine: owns the game, executes one command at a time and returns the response as a
+//! value. It touches no stream and knows nothing of scheduling: a long command comes back as a
+//! [`Job`], which the session ([`super::session`]) runs.
 
 use std::fmt::Display;
 
@@ -9,31 +9,25 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::rules::{
-    DrawError, Game, Move, MoveError, NotationError, Phase, Position, Rules, SetupError, Variant,
+    DrawError, Game, Geometry, Move, MoveError, MoveScore, NotationError, Phase, Placement, Position, Rules,
+    SetupError, Variant,
 };
 
-use super::board_picture::picture;
 use super::command::{Command, GoArgs, Id, NewGameArgs, PositionArgs, RawMove, Token};
-use super::input::RawLine;
 use super::job::Job;
 use super::options::EngineOptions;
-use super::parse::{parse_line, Line, ParseError};
-use super::response::{ErrorCode, Failure, Response};
+use super::response::{ErrorCode, Failure, Payload, Response};
+use super::show::picture;
 
 /// The version of the protocol this engine speaks.
 pub const PROTOCOL_VERSION: u32 = 1;
 
-/// What the caller must do after a command.
+/// What a command comes to.
 #[derive(Debug)]
-pub enum Outcome {
-    /// Write the response.
+pub enum Effect {
+    /// Its response, at once.
     Reply(Response),
-    /// Write the response, then exit with status 0 (a running job is stopped and answered first).
-    Quit(Response),
-    /// Set the stop flag of the running job, if any, and write the response at once.
-    Stop(Response),
-    /// Run the job (on a search thread); its result is the response. Until the caller reports it
-    /// finished with [`Engine::job_finished`], commands that would change the game are `busy`.
+    /// A job to run (on a thread of its own); its result is the response.
     Start(Job),
 }
 
@@ -44,11 +38,6 @@ pub struct Engine {
     /// The generator before each draw or move still in the game's history, for `undo`.
     rng_history: Vec<ChaCha8Rng>,
     options: EngineOptions,
-    /// A job runs (until the caller reports it finished).
-    busy: bool,
-    /// The running job is a `go`: commands that would change the game are `busy`. Other jobs
-    /// (`perft`, `bench`, `legal`) make the loop hold such commands until they end.
-    searching: bool,
 }
 
 impl Default for Engine {
@@ -104,9 +93,27 @@ fn rules_of(args: &NewGameArgs) -> Result<Rules, Failure> {
         .map_err(|e| fail(ErrorCode::InvalidArgument, e))
 }
 
-/// Reads a raw move against the board of `position`.
+/// Reads a move as the parser left it against a board.
+fn move_on(geometry: &Geometry, raw: &RawMove) -> Result<Move, NotationError> {
+    match raw {
+        RawMove::Pass => Ok(Move::pass()),
+        RawMove::Place(placements) => placements
+            .iter()
+            .map(|p| Placement::from_parts(geometry, p.value, usize::from(p.column), usize::from(p.row)))
+            .collect::<Result<_, _>>()
+            .map(Move::new),
+    }
+}
+
+/// Reads a move against the board of `position`.
 fn move_of(position: &Position, raw: &RawMove) -> Result<Move, Failure> {
-    Move::parse(position.board().geometry(), &raw.to_string()).map_err(notation_failure)
+    move_on(position.board().geometry(), raw).map_err(notation_failure)
+}
+
+/// What a move scores, as `place` and `score <move>` answer.
+fn move_score(position: &Position, score: &MoveScore) -> Payload {
+    let rules = position.rules();
+    Payload::MoveScore { points: score.points(rules), crosses: score.reported_crosses(rules) }
 }
 
 /// A hand as the `draw` payload: values joined by single spaces, `-` when empty.
@@ -161,14 +168,7 @@ impl Engine {
         // `Rules::new` fails only for a player count outside 1..=6; 2 is inside.
         #[allow(clippy::expect_used)]
         let rules = Rules::new(Variant::Classic, 2).expect("2 players are within 1..=6");
-        Engine {
-            game: Game::new(rules),
-            rng,
-            rng_history: Vec::new(),
-            options: EngineOptions::default(),
-            busy: false,
-            searching: false,
-        }
+        Engine { game: Game::new(rules), rng, rng_history: Vec::new(), options: EngineOptions::default() }
     }
 
     /// The engine options.
@@ -189,80 +189,21 @@ impl Engine {
         self.game.position()
     }
 
-    /// The caller reports that the job it was given has finished.
-    pub fn job_finished(&mut self) {
-        self.busy = false;
-        self.searching = false;
-    }
-
-    /// Frames, parses and executes one input line; `None` for a line that is answered with
-    /// nothing (empty or a comment).
-    pub fn handle_line(&mut self, line: &RawLine) -> Option<Outcome> {
-        let framed = match line {
-            RawLine::Bytes(bytes) => parse_line(bytes),
-            RawLine::TooLong => Line::Request { id: None, command: Err(ParseError::TooLong) },
-        };
-        match framed {
-            Line::Ignored => None,
-            Line::Request { id, command: Ok(command) } => Some(self.execute(id, command)),
-            Line::Request { id, command: Err(e) } => {
-                warn!("{e}");
-                Some(Outcome::Reply(Response::failure(id, e.into())))
-            }
-        }
-    }
-
-    /// Whether a line is answered at once while a job runs: `stop`, `quit`, lines that need no
-    /// answer, and while a `go` runs `isready` and the commands refused as `busy`. Every other
-    /// line waits for the job, so that responses keep the order of the commands.
-    pub fn answers_during_job(&self, line: &RawLine) -> bool {
-        let RawLine::Bytes(bytes) = line else { return false };
-        match parse_line(bytes) {
-            Line::Ignored => true,
-            Line::Request { command: Ok(command), .. } => {
-                matches!(command, Command::Stop | Command::Quit)
-                    || (self.searching && (matches!(command, Command::IsReady) || changes_game(&command)))
-            }
-            Line::Request { command: Err(_), .. } => false,
-        }
-    }
-
     /// Executes one command. A command that fails changes nothing.
-    pub fn execute(&mut self, id: Option<Id>, command: Command) -> Outcome {
-        // The loop holds `legal` until a running job ends; called in-process meanwhile, it is busy.
-        let second_job = self.busy && matches!(command, Command::Legal | Command::LegalCount);
-        if (self.searching && changes_game(&command)) || second_job {
-            let failure = Failure::new(
-                ErrorCode::Busy,
-                format!("{} is not allowed while a search runs: stop it first", command.word()),
-            );
-            warn!("{}", failure.message);
-            return Outcome::Reply(Response::failure(id, failure));
-        }
+    pub fn execute(&mut self, id: Option<Id>, command: Command) -> Effect {
         let result = match command {
-            Command::Quit => return Outcome::Quit(Response::success(id, "")),
-            Command::Stop => return Outcome::Stop(Response::success(id, "")),
             Command::Go(args) => match self.go_job(id.clone(), args) {
-                Ok(job) => {
-                    self.busy = true;
-                    self.searching = true;
-                    return Outcome::Start(job);
-                }
+                Ok(job) => return Effect::Start(job),
                 Err(failure) => Err(failure),
             },
             Command::Perft(depth) => {
-                self.busy = true;
-                return Outcome::Start(Job::perft(id, self.game.position().clone(), depth));
+                return Effect::Start(Job::perft(id, self.game.position().clone(), depth))
             }
-            Command::Bench => {
-                self.busy = true;
-                return Outcome::Start(Job::bench(id));
-            }
+            Command::Bench => return Effect::Start(Job::bench(id)),
             Command::Legal | Command::LegalCount => match self.move_due() {
                 Ok(()) => {
-                    self.busy = true;
                     let count = matches!(command, Command::LegalCount);
-                    return Outcome::Start(Job::legal(id, self.game.position().clone(), count));
+                    return Effect::Start(Job::legal(id, self.game.position().clone(), count));
                 }
                 Err(failure) => Err(failure),
             },
@@ -271,7 +212,7 @@ impl Engine {
         if let Err(failure) = &result {
             warn!("{failure}");
         }
-        Outcome::Reply(Response { id, result })
+        Effect::Reply(Response { id, result })
     }
 
     /// Builds the job of a `go`.
@@ -285,40 +226,43 @@ impl Engine {
     }
 
     /// Executes a command that is answered at once.
-    fn run(&mut self, command: Command) -> Result<String, Failure> {
+    fn run(&mut self, command: Command) -> Result<Payload, Failure> {
+        let text = |s: String| Ok(Payload::Text(s));
         match command {
-            Command::ProtocolVersion => Ok(PROTOCOL_VERSION.to_string()),
-            Command::Name => Ok(env!("CARGO_PKG_NAME").to_owned()),
-            Command::Version => Ok(env!("CARGO_PKG_VERSION").to_owned()),
-            Command::ListCommands => Ok(Command::WORDS.join("\n")),
-            Command::KnownCommand(word) => Ok(Command::WORDS.contains(&word.as_str()).to_string()),
-            Command::Help => Ok(HELP.join("\n")),
-            Command::IsReady => Ok("readyok".to_owned()),
-            Command::Options => Ok(EngineOptions::describe().join("\n")),
+            Command::ProtocolVersion => text(PROTOCOL_VERSION.to_string()),
+            Command::Name => text(env!("CARGO_PKG_NAME").to_owned()),
+            Command::Version => text(env!("CARGO_PKG_VERSION").to_owned()),
+            Command::ListCommands => text(Command::WORDS.join("\n")),
+            Command::KnownCommand(word) => text(Command::WORDS.contains(&word.as_str()).to_string()),
+            Command::Help => text(HELP.join("\n")),
+            Command::IsReady => text("readyok".to_owned()),
+            // The session answers these before they reach the engine; alone, the engine has no job
+            // to stop.
+            Command::Stop | Command::Quit => text(String::new()),
+            Command::Options => text(EngineOptions::describe().join("\n")),
             Command::SetOption { name, value } => {
                 self.set_option(&name, &value)?;
-                Ok(String::new())
+                text(String::new())
             }
             Command::NewGame(args) => {
                 let rules = rules_of(&args)?;
                 self.start(Game::new(rules), args.seed);
-                Ok(String::new())
+                text(String::new())
             }
-            Command::Draw(values) => self.draw(&values),
+            Command::Draw(values) => self.draw(&values).map(Payload::Text),
             Command::Place(raw) => {
                 let mv = move_of(self.game.position(), &raw)?;
                 let rng = self.rng.clone();
                 let score = self.game.play(&mv).map_err(move_failure)?;
                 self.rng_history.push(rng);
-                let rules = self.game.position().rules();
-                Ok(format!("points {} crosses {}", score.points(rules), score.reported_crosses(rules)))
+                Ok(move_score(self.game.position(), &score))
             }
             Command::Undo => {
                 self.game.undo().map_err(|e| fail(ErrorCode::CannotUndo, e))?;
                 if let Some(rng) = self.rng_history.pop() {
                     self.rng = rng;
                 }
-                Ok(String::new())
+                text(String::new())
             }
             Command::Score(None) => {
                 let position = self.game.position();
@@ -326,37 +270,31 @@ impl Engine {
                 if position.is_over() {
                     lines.push("gameover".to_owned());
                 }
-                Ok(lines.join("\n"))
+                text(lines.join("\n"))
             }
             Command::Score(Some(raw)) => {
                 let position = self.game.position();
                 let mv = move_of(position, &raw)?;
                 let score = position.score_move(&mv).map_err(move_failure)?;
-                let rules = position.rules();
-                Ok(format!("points {} crosses {}", score.points(rules), score.reported_crosses(rules)))
+                Ok(move_score(position, &score))
             }
-            Command::Show => Ok(picture(self.game.position())),
-            Command::Position(PositionArgs::Print) => Ok(self.game.position().to_line()),
+            Command::Show => text(picture(self.game.position())),
+            Command::Position(PositionArgs::Print) => text(self.game.position().to_line()),
             Command::Position(PositionArgs::Line(fields)) => {
-                let line: Vec<String> = fields.iter().map(|(k, v)| format!("{k}={v}")).collect();
-                let position = Position::from_line(&line.join(" "))
+                let position = Position::from_fields(fields.iter().map(|(k, v)| (k.as_str(), v.as_str())))
                     .map_err(|e: SetupError| fail(ErrorCode::InvalidPosition, e))?;
                 self.start(Game::from_position(position), None);
-                Ok(String::new())
+                text(String::new())
             }
             Command::Position(PositionArgs::StartPos { newgame, tokens }) => {
                 let rules = rules_of(&newgame)?;
                 let game = replay(Game::new(rules), &tokens)?;
                 self.start(game, newgame.seed);
-                Ok(String::new())
+                text(String::new())
             }
-            Command::Quit
-            | Command::Stop
-            | Command::Go(_)
-            | Command::Bench
-            | Command::Perft(_)
-            | Command::Legal
-            | Command::LegalCount => Err(Failure::new(ErrorCode::Internal, "command dispatched twice")),
+            Command::Go(_) | Command::Bench | Command::Perft(_) | Command::Legal | Command::LegalCount => {
+                Err(Failure::new(ErrorCode::Internal, "command dispatched twice"))
+            }
         }
     }
 
@@ -399,7 +337,7 @@ fn replay(mut game: Game, tokens: &[Token]) -> Result<Game, Failure> {
     for (k, token) in tokens.iter().enumerate() {
         let why = match token {
             Token::Draw(values) => game.draw(values).err().map(|e| e.to_string()),
-            Token::Move(raw) => match Move::parse(game.position().board().geometry(), &raw.to_string()) {
+            Token::Move(raw) => match move_on(game.position().board().geometry(), raw) {
                 Ok(mv) => game.play(&mv).err().map(|e| e.to_string()),
                 Err(e) => Some(e.to_string()),
             },
@@ -420,35 +358,20 @@ fn replay(mut game: Game, tokens: &[Token]) -> Result<Game, Failure> {
     Ok(game)
 }
 
-/// Whether a command would change the game (or start work) and so is `busy` while a job runs.
-pub fn changes_game(command: &Command) -> bool {
-    match command {
-        Command::NewGame(_)
-        | Command::Draw(_)
-        | Command::Place(_)
-        | Command::Undo
-        | Command::SetOption { .. }
-        | Command::Go(_)
-        | Command::Perft(_)
-        | Command::Bench => true,
-        Command::Position(args) => !matches!(args, PositionArgs::Print),
-        _ => false,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::parse::{parse_line, Line};
     use proptest::prelude::*;
 
     fn reply(engine: &mut Engine, line: &str) -> String {
-        match engine.handle_line(&RawLine::Bytes(line.as_bytes().to_vec())) {
-            Some(Outcome::Reply(r) | Outcome::Stop(r) | Outcome::Quit(r)) => r.to_string(),
-            Some(Outcome::Start(_)) => {
-                engine.job_finished();
-                "(job)".to_owned()
-            }
-            None => String::new(),
+        match parse_line(line.as_bytes()) {
+            Line::Ignored => String::new(),
+            Line::Request { id, command: Err(e) } => Response::failure(id, e.into()).to_string(),
+            Line::Request { id, command: Ok(command) } => match engine.execute(id, command) {
+                Effect::Reply(r) => r.to_string(),
+                Effect::Start(_) => "(job)".to_owned(),
+            },
         }
     }
 
@@ -496,20 +419,6 @@ mod tests {
                 assert!(r.starts_with("? invalid_position bad value in field 'turn'"), "{r}");
             }
         }
-    }
-
-    #[test]
-    fn busy_refuses_only_commands_that_change_the_game() {
-        let mut engine = Engine::with_seed(1);
-        reply(&mut engine, "draw 1 2 3");
-        let Some(Outcome::Start(_job)) = engine.handle_line(&RawLine::Bytes(b"go infinite".to_vec())) else {
-            panic!("go starts a job");
-        };
-        assert!(reply(&mut engine, "1 place 1@h8,2@h9,3@h10").starts_with("?1 busy "));
-        assert!(reply(&mut engine, "2 score").starts_with("=2 player 1"));
-        assert!(reply(&mut engine, "3 isready").starts_with("=3 readyok"));
-        engine.job_finished();
-        assert!(reply(&mut engine, "4 place 1@h8,2@h9,3@h10").starts_with("=4 points"));
     }
 
     proptest! {

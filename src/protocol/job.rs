@@ -6,12 +6,13 @@ use std::time::{Duration, Instant};
 
 use std::ops::ControlFlow;
 
-use crate::rules::Position;
+use crate::rules::{Move, Position};
 use crate::search::{self, Info, Limits};
 
 use super::command::{GoArgs, Id};
 use super::options::EngineOptions;
-use super::response::{ErrorCode, Failure, Response};
+use super::response::{ErrorCode, Failure, Payload, Response};
+use super::session::Lane;
 
 /// A `go` or `bench` to run off the engine loop.
 #[derive(Debug)]
@@ -55,25 +56,29 @@ impl Job {
         self.id.as_ref()
     }
 
+    /// The lane the job runs on: `go` on the search lane, the others on the work lane.
+    pub fn lane(&self) -> Lane {
+        match self.kind {
+            JobKind::Go { .. } => Lane::Search,
+            JobKind::Bench | JobKind::Perft { .. } | JobKind::Legal { .. } => Lane::Work,
+        }
+    }
+
     /// Whether the job runs until `stop` (`go infinite`).
     pub fn is_infinite(&self) -> bool {
         matches!(&self.kind, JobKind::Go { args, .. } if args.infinite)
     }
 
-    /// Runs the job to its end or until `stop` is set; `info` receives each progress line
-    /// (without the newline). Returns the response of the command that started it.
-    pub fn run(self, stop: &AtomicBool, info: &mut dyn FnMut(String)) -> Response {
+    /// Runs the job to its end or until `stop` is set; `info` receives each progress report.
+    /// Returns the response of the command that started it.
+    pub fn run(self, stop: &AtomicBool, info: &mut dyn FnMut(Info)) -> Response {
         let result = match self.kind {
             JobKind::Go { position, args, options } => go(&position, args, options, stop, info),
-            JobKind::Bench => bench(),
+            JobKind::Bench => Ok(bench()),
             JobKind::Legal { position, count } => Ok(legal(&position, count, stop)),
             JobKind::Perft { position, depth } => {
                 let count = crate::rules::perft_until(&position, depth, stop);
-                if stop.load(Ordering::Relaxed) {
-                    Ok(format!("{count} stopped"))
-                } else {
-                    Ok(count.to_string())
-                }
+                Ok(Payload::Count { count, stopped: stop.load(Ordering::Relaxed) })
             }
         };
         Response { id: self.id, result }
@@ -85,8 +90,8 @@ fn go(
     args: GoArgs,
     options: EngineOptions,
     stop: &AtomicBool,
-    info: &mut dyn FnMut(String),
-) -> Result<String, Failure> {
+    info: &mut dyn FnMut(Info),
+) -> Result<Payload, Failure> {
     let limits = Limits {
         movetime: args.movetime.map(Duration::from_millis),
         nodes: args.nodes,
@@ -132,7 +137,7 @@ fn go(
             std::thread::sleep(Duration::from_millis(1));
         }
     }
-    Ok(format!("bestmove {} score {:.2} nodes {}", outcome.best, outcome.score, outcome.nodes))
+    Ok(Payload::BestMove { best: outcome.best, score: outcome.score, nodes: outcome.nodes })
 }
 
 /// The least time between two reports of the same stage, per line of a report (`MultiPV`).
@@ -148,7 +153,7 @@ struct InfoPace {
     last_written: Option<(Instant, u32)>,
     /// Whether the report being received is written or held.
     writing: bool,
-    held: Vec<String>,
+    held: Vec<Info>,
 }
 
 impl InfoPace {
@@ -158,7 +163,7 @@ impl InfoPace {
     }
 
     /// Takes one line of a report: a report starts with its first candidate (`multipv 1`).
-    fn offer(&mut self, i: &Info, write: &mut dyn FnMut(String)) {
+    fn offer(&mut self, i: &Info, write: &mut dyn FnMut(Info)) {
         if i.multipv == 1 {
             let now = Instant::now();
             self.writing = self
@@ -170,67 +175,45 @@ impl InfoPace {
             }
         }
         if self.writing {
-            write(info_line(i));
+            write(i.clone());
         } else {
-            self.held.push(info_line(i));
+            self.held.push(i.clone());
         }
     }
 
     /// Writes the report held back, if any.
-    fn flush(&mut self, write: &mut dyn FnMut(String)) {
+    fn flush(&mut self, write: &mut dyn FnMut(Info)) {
         for line in self.held.drain(..) {
             write(line);
         }
     }
 }
 
-/// The legal moves one a line, or their number; ` stopped` (a last line `stopped`) when the
-/// stop flag ended the enumeration early. Moves are written straight into the payload.
-fn legal(position: &Position, count: bool, stop: &AtomicBool) -> String {
+/// The legal moves one a line (a last line `stopped` when the stop flag ended the listing early),
+/// or their number. Moves are written straight into the payload.
+fn legal(position: &Position, count: bool, stop: &AtomicBool) -> Payload {
     let mut generator = position.movegen().with_stop(stop);
-    let mut payload = if count {
-        generator.legal_count().to_string()
-    } else {
-        let mut lines = String::new();
-        let _ = generator.for_each_legal(&mut |placements| {
-            if !lines.is_empty() {
-                lines.push('\n');
-            }
-            lines.push_str(&crate::rules::Move::new(placements.to_vec()).to_string());
-            ControlFlow::Continue(())
-        });
-        lines
-    };
-    if stop.load(Ordering::Relaxed) {
-        payload.push_str(if count { " stopped" } else { "\nstopped" });
+    if count {
+        let count = generator.legal_count();
+        return Payload::Count { count, stopped: stop.load(Ordering::Relaxed) };
     }
-    payload
-}
-
-/// `info depth <d> multipv <k> score <s> [stderr <e> samples <n>] nodes <n> nps <n> time <ms>
-/// pv <moves>`; `stderr` and `samples` only for a score that playouts sampled.
-fn info_line(i: &Info) -> String {
-    let pv: Vec<String> = i.pv.iter().map(ToString::to_string).collect();
-    let sampled = if i.samples > 0 {
-        format!(" stderr {:.2} samples {}", i.std_error, i.samples)
-    } else {
-        String::new()
-    };
-    format!(
-        "info depth {} multipv {} score {:.2}{sampled} nodes {} nps {} time {} pv {}",
-        i.depth,
-        i.multipv,
-        i.score,
-        i.nodes,
-        i.nps,
-        i.time_ms,
-        pv.join(" ")
-    )
+    let mut lines = String::new();
+    let _ = generator.for_each_legal(&mut |placements| {
+        if !lines.is_empty() {
+            lines.push('\n');
+        }
+        lines.push_str(&Move::new(placements.to_vec()).to_string());
+        ControlFlow::Continue(())
+    });
+    if stop.load(Ordering::Relaxed) {
+        lines.push_str("\nstopped");
+    }
+    Payload::Text(lines)
 }
 
 /// `bench`: the search's fixed positions searched to a fixed node count each, one thread, seed 0
 /// (see `search::bench`). The node total is a signature of search behaviour.
-fn bench() -> Result<String, Failure> {
+fn bench() -> Payload {
     let result = search::bench();
-    Ok(format!("nodes {} nps {}", result.nodes, result.nps))
+    Payload::Text(format!("nodes {} nps {}", result.nodes, result.nps))
 }

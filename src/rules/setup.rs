@@ -68,9 +68,22 @@ impl Position {
     /// A missing, unknown or repeated field, a bad value, or a position that breaks the rules
     /// (runs over the limit, tiles not conserved, a sheet with gaps, ...).
     pub fn from_line(line: &str) -> Result<Position, SetupError> {
+        let fields = line
+            .split_whitespace()
+            .map(|token| token.split_once('=').ok_or_else(|| SetupError::Field(token.to_string())))
+            .collect::<Result<Vec<_>, _>>()?;
+        Position::from_fields(fields)
+    }
+
+    /// Reads the `key=value` fields of a position line, split already.
+    ///
+    /// # Errors
+    /// As [`Position::from_line`].
+    pub fn from_fields<'a>(
+        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Position, SetupError> {
         let mut fields: HashMap<&str, &str> = HashMap::new();
-        for token in line.split_whitespace() {
-            let (key, value) = token.split_once('=').ok_or_else(|| SetupError::Field(token.to_string()))?;
+        for (key, value) in pairs {
             if !(FIELDS.contains(&key) || OPTIONS.contains(&key)) || fields.insert(key, value).is_some() {
                 return Err(SetupError::Field(key.to_string()));
             }
