@@ -551,7 +551,9 @@ impl<'r> MoveGen<'r> {
         let mut needed = Tiles::empty();
         for p in mv.placements() {
             if usize::from(p.value) >= VALUES || needed.count(p.value) >= self.hand.count(p.value) {
-                return Err(MoveError::NotInHand { value: p.value, hand: hand_text });
+                let held = if usize::from(p.value) < VALUES { self.hand.count(p.value) } else { 0 };
+                let placed = mv.placements().iter().filter(|q| q.value == p.value).count();
+                return Err(MoveError::NotInHand { value: p.value, held, placed, hand: hand_text });
             }
             needed.add(p.value);
         }
