@@ -83,6 +83,11 @@ pub enum MoveError {
     TooFew { placed: usize, required: usize, example: String },
     #[error("a tile still fits after this move (must_place=maximal): e.g. {example}")]
     NotMaximal { example: String },
+    #[error(
+        "these placements are part of no legal move: every legal move places {required} tiles \
+         (must_place=maximum), e.g. {example}"
+    )]
+    NoCompletion { required: usize, example: String },
     #[error("pass is not allowed while a tile fits: e.g. {example}")]
     PassWhileFits { example: String },
 }

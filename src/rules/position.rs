@@ -281,7 +281,7 @@ impl Position {
         }
     }
 
-    fn move_allowed(&self) -> Result<(), MoveError> {
+    pub(super) fn move_allowed(&self) -> Result<(), MoveError> {
         match self.phase {
             Phase::Place => Ok(()),
             Phase::Draw => Err(MoveError::DrawDue),
