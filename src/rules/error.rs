@@ -57,8 +57,10 @@ pub enum MoveError {
     DrawDue,
     #[error("the game is over")]
     GameOver,
-    #[error("{value} is not in the hand {hand}")]
-    NotInHand { value: u8, hand: String },
+    /// The move places `value` more often than the hand holds it: `held` in the hand (0 when the
+    /// hand holds none), `placed` in the move.
+    #[error("{}", not_in_hand(*.value, *.held, *.placed, .hand))]
+    NotInHand { value: u8, held: u8, placed: usize, hand: String },
     #[error("{0} is occupied")]
     Occupied(Cell),
     #[error("{0} is named twice in the move")]
@@ -81,6 +83,11 @@ pub enum MoveError {
     TooFew { placed: usize, required: usize, example: String },
     #[error("a tile still fits after this move (must_place=maximal): e.g. {example}")]
     NotMaximal { example: String },
+    #[error(
+        "these placements are part of no legal move: every legal move places {required} tiles \
+         (must_place=maximum), e.g. {example}"
+    )]
+    NoCompletion { required: usize, example: String },
     #[error("pass is not allowed while a tile fits: e.g. {example}")]
     PassWhileFits { example: String },
 }
@@ -102,3 +109,23 @@ pub enum SetupError {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("nothing to undo")]
 pub struct UndoError;
+
+/// `the hand 112 holds no 4`, `the hand 112 holds two 1s and the move places three`.
+fn not_in_hand(value: u8, held: u8, placed: usize, hand: &str) -> String {
+    if held == 0 {
+        return format!("the hand {hand} holds no {value}");
+    }
+    let plural = if held == 1 { "" } else { "s" };
+    format!(
+        "the hand {hand} holds {} {value}{plural} and the move places {}",
+        count_word(usize::from(held)),
+        count_word(placed)
+    )
+}
+
+/// Small counts as words, larger ones as digits.
+fn count_word(n: usize) -> String {
+    const WORDS: [&str; 11] =
+        ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
+    WORDS.get(n).map_or_else(|| n.to_string(), |w| (*w).to_string())
+}

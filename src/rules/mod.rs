@@ -19,7 +19,7 @@ pub use board::{Axis, Board};
 pub use error::{DrawError, MoveError, NotationError, OptionError, SetupError, UndoError};
 pub use game::Game;
 pub use geometry::{Cell, Geometry, Shape, Square};
-pub use movegen::MoveGen;
+pub use movegen::{Extensions, MoveGen};
 pub use moves::{Move, Placement};
 pub use options::{CenterCross, ForcedDouble, KidsScoring, Leftovers, MustPlace, Rules, Variant};
 pub use perft::{perft, perft_until};

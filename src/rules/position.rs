@@ -281,7 +281,7 @@ impl Position {
         }
     }
 
-    fn move_allowed(&self) -> Result<(), MoveError> {
+    pub(super) fn move_allowed(&self) -> Result<(), MoveError> {
         match self.phase {
             Phase::Place => Ok(()),
             Phase::Draw => Err(MoveError::DrawDue),
@@ -344,12 +344,9 @@ impl Position {
                 Variant::Dice => !roll_writable,
                 Variant::Kids => !self.kids_cell_left(),
             };
-        if ended {
-            self.phase = Phase::Over;
-        } else {
-            self.to_move = (seat + 1) % usize::from(self.rules.players);
-            self.phase = Phase::Draw;
-        }
+        // The seat follows the turn also after the end, so that `tomove` agrees with `turn`.
+        self.to_move = (seat + 1) % usize::from(self.rules.players);
+        self.phase = if ended { Phase::Over } else { Phase::Draw };
         score
     }
 

@@ -1,0 +1,137 @@
+//! Tile-by-tile checking of a move being built (`Position::extensions`), against the legal moves,
+//! and the reasons given for placements that are part of no legal move.
+
+mod common;
+
+use common::{classic, mv};
+
+/// Regression: with hand `1 1 2`, `1@h8,1@h9,1@h10` was refused with "1 is not in the hand 112";
+/// the reason says how many the hand holds and how many the move places.
+#[test]
+fn a_value_placed_more_often_than_the_hand_holds_it_says_how_many() {
+    let pos = classic("", &["112", "-"], "");
+    let e = pos.check(&mv(&pos, "1@h8,1@h9,1@h10")).unwrap_err();
+    assert_eq!(e.to_string(), "the hand 112 holds two 1s and the move places three");
+    let e = pos.check(&mv(&pos, "2@h8,2@h9")).unwrap_err();
+    assert_eq!(e.to_string(), "the hand 112 holds one 2 and the move places two");
+    let e = pos.check(&mv(&pos, "1@h8,4@h9")).unwrap_err();
+    assert_eq!(e.to_string(), "the hand 112 holds no 4");
+}
+
+use std::collections::BTreeSet;
+use std::sync::atomic::AtomicBool;
+
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use zatre::rules::{Game, Move, MoveError, Placement, Position, Rules, Variant};
+
+const SETUPS: [(&str, &[(&str, &str)]); 8] = [
+    ("classic", &[]),
+    ("classic", &[("rules", "cz3")]),
+    ("classic", &[("rules", "cz4")]),
+    ("classic", &[("forced_double", "forbid")]),
+    ("dice", &[]),
+    ("dice", &[("adjacent", "off"), ("size", "7"), ("must_place", "maximal")]),
+    ("kids", &[]),
+    ("kids", &[("must_place", "maximal")]),
+];
+
+fn rules(setup: usize, players: u8) -> Rules {
+    let (variant, options) = SETUPS[setup];
+    Rules::with_options(Variant::parse(variant).unwrap(), players, options.iter().copied()).unwrap()
+}
+
+/// A partial move: a random part of a legal move, or that with a random placement of the hand
+/// added (mostly part of no legal move), or random placements near the tiles.
+fn random_partial(pos: &Position, legal: &[Move], rng: &mut ChaCha8Rng) -> Vec<Placement> {
+    let chosen = &legal[rng.random_range(0..legal.len())];
+    let mut partial: Vec<Placement> = chosen.placements().to_vec();
+    let keep = rng.random_range(0..=partial.len());
+    for i in (1..partial.len()).rev() {
+        partial.swap(i, rng.random_range(0..=i));
+    }
+    partial.truncate(keep);
+    if rng.random_bool(0.4) {
+        let board = pos.board();
+        let cells: Vec<_> = board
+            .geometry()
+            .cells()
+            .iter()
+            .copied()
+            .filter(|&c| board.has_neighbour(c) || rng.random_bool(0.03))
+            .collect();
+        let hand: Vec<u8> = pos.hand_to_move().values().collect();
+        if !cells.is_empty() && !hand.is_empty() {
+            let cell = cells[rng.random_range(0..cells.len())];
+            let value = if rng.random_bool(0.9) { hand[rng.random_range(0..hand.len())] } else { 6 };
+            let at = rng.random_range(0..=partial.len());
+            partial.insert(at, Placement { cell, value });
+        }
+    }
+    partial
+}
+
+/// `extensions` against the legal moves: `complete` is membership, `next` the union of the
+/// legal moves holding the partial set, minus it; a partial set in no legal move is an error,
+/// with the reason `check` gives or, for a set too small to complete, `NoCompletion`.
+fn assert_agrees(pos: &Position, legal: &[Move], partial: &[Placement]) {
+    let stop = AtomicBool::new(false);
+    let got = pos.extensions(partial, &stop);
+    let as_move = Move::new(partial.to_vec());
+    let set: BTreeSet<Placement> = partial.iter().copied().collect();
+    let repeated = partial.iter().enumerate().any(|(i, p)| partial[..i].iter().any(|q| q.cell == p.cell));
+    let holding: Vec<&Move> =
+        legal.iter().filter(|m| !repeated && set.iter().all(|p| m.placements().contains(p))).collect();
+    let context = format!("partial {as_move} on {}", pos.to_line());
+    if holding.is_empty() {
+        let err = got.expect_err(&context);
+        if let Err(MoveError::TooFew { required, .. }) = pos.check(&as_move) {
+            // Valid as far as it goes, but no legal move holds it: say that, not "too few".
+            assert!(matches!(err, MoveError::NoCompletion { required: r, .. } if r == required), "{context}");
+        }
+        if !matches!(err, MoveError::NoCompletion { .. }) {
+            assert_eq!(Err(err), pos.check(&as_move), "{context}");
+        } else {
+            assert!(pos.check(&as_move).is_err(), "{context}");
+        }
+        return;
+    }
+    let expected: BTreeSet<Placement> =
+        holding.iter().flat_map(|m| m.placements()).copied().filter(|p| !set.contains(p)).collect();
+    let got = got.unwrap_or_else(|e| panic!("{e}: {context}"));
+    assert!(!got.stopped, "{context}");
+    assert_eq!(got.complete, Some(legal.contains(&as_move)), "{context}");
+    assert_eq!(got.next, expected.into_iter().collect::<Vec<_>>(), "{context}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 60, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn next_is_the_union_of_the_legal_moves_holding_the_partial_move(
+        seed in any::<u64>(),
+        setup in 0..SETUPS.len(),
+        players in 1u8..=3,
+    ) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut game = Game::new(rules(setup, players));
+        for _ in 0..30 {
+            if game.position().is_over() {
+                break;
+            }
+            game.draw_random(&mut rng).unwrap();
+            let pos = game.position().clone();
+            if pos.movegen().legal_count() <= 4000 {
+                let legal = pos.movegen().legal_moves();
+                assert_agrees(&pos, &legal, &[]);
+                for _ in 0..6 {
+                    let partial = random_partial(&pos, &legal, &mut rng);
+                    assert_agrees(&pos, &legal, &partial);
+                }
+            }
+            let (m, _) = pos.movegen().random_legal(&mut rng, u64::MAX);
+            game.play(&m).unwrap();
+        }
+    }
+}
