@@ -9,11 +9,11 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::rules::{
-    DrawError, Game, Geometry, Move, MoveError, MoveScore, NotationError, Phase, Placement, Position, Rules,
-    SetupError, Variant,
+    Cell, DrawError, Game, Geometry, Move, MoveError, MoveScore, NotationError, Phase, Placement, Position,
+    Rules, SetupError, Variant,
 };
 
-use super::command::{Command, GoArgs, Id, NewGameArgs, PositionArgs, RawMove, Token};
+use super::command::{Command, GoArgs, Id, NewGameArgs, PositionArgs, RawMove, RawPlacement, Token};
 use super::job::Job;
 use super::options::EngineOptions;
 use super::response::{ErrorCode, Failure, Payload, Response};
@@ -21,6 +21,24 @@ use super::show::picture;
 
 /// The version of the protocol this engine speaks.
 pub const PROTOCOL_VERSION: u32 = 1;
+
+/// Where the game began.
+#[derive(Debug, Clone)]
+enum Origin {
+    /// A start position of these rules (`newgame`, `position startpos`).
+    Start(Rules),
+    /// A position line (`position <line>`): the game has no start to replay from.
+    Line,
+}
+
+/// A draw or a move of the game, as a token of `position startpos ... moves`.
+#[derive(Debug, Clone)]
+struct Step {
+    /// `+566` or `5@h8,6@h9`.
+    token: String,
+    /// The generator of random draws before the step (none for a replayed token).
+    rng: Option<ChaCha8Rng>,
+}
 
 /// What a command comes to.
 #[derive(Debug)]
@@ -35,8 +53,10 @@ pub enum Effect {
 pub struct Engine {
     game: Game,
     rng: ChaCha8Rng,
-    /// The generator before each draw or move still in the game's history, for `undo`.
-    rng_history: Vec<ChaCha8Rng>,
+    /// Where the game began: what `history` prints before the tokens.
+    origin: Origin,
+    /// Every draw and move since then, for `undo` and `history`.
+    steps: Vec<Step>,
     options: EngineOptions,
 }
 
@@ -60,7 +80,8 @@ fn draw_failure(e: DrawError) -> Failure {
     fail(code, e)
 }
 
-fn move_failure(e: MoveError) -> Failure {
+/// A move the rules refuse: `game_over` after the end, `illegal_move` otherwise.
+pub(crate) fn move_failure(e: MoveError) -> Failure {
     let code = match e {
         MoveError::GameOver => ErrorCode::GameOver,
         _ => ErrorCode::IllegalMove,
@@ -168,7 +189,13 @@ impl Engine {
         // `Rules::new` fails only for a player count outside 1..=6; 2 is inside.
         #[allow(clippy::expect_used)]
         let rules = Rules::new(Variant::Classic, 2).expect("2 players are within 1..=6");
-        Engine { game: Game::new(rules), rng, rng_history: Vec::new(), options: EngineOptions::default() }
+        Engine {
+            game: Game::new(rules.clone()),
+            rng,
+            origin: Origin::Start(rules),
+            steps: Vec::new(),
+            options: EngineOptions::default(),
+        }
     }
 
     /// The engine options.
@@ -200,6 +227,10 @@ impl Engine {
                 return Effect::Start(Job::perft(id, self.game.position().clone(), depth))
             }
             Command::Bench => return Effect::Start(Job::bench(id)),
+            Command::Next(raw) => match self.next_job(id.clone(), &raw) {
+                Ok(job) => return Effect::Start(job),
+                Err(failure) => Err(failure),
+            },
             Command::Legal | Command::LegalCount => match self.move_due() {
                 Ok(()) => {
                     let count = matches!(command, Command::LegalCount);
@@ -246,20 +277,19 @@ impl Engine {
             }
             Command::NewGame(args) => {
                 let rules = rules_of(&args)?;
-                self.start(Game::new(rules), args.seed);
+                self.start(Game::new(rules.clone()), Origin::Start(rules), Vec::new(), args.seed);
                 text(String::new())
             }
             Command::Draw(values) => self.draw(&values).map(Payload::Text),
             Command::Place(raw) => {
                 let mv = move_of(self.game.position(), &raw)?;
-                let rng = self.rng.clone();
                 let score = self.game.play(&mv).map_err(move_failure)?;
-                self.rng_history.push(rng);
+                self.steps.push(Step { token: mv.to_string(), rng: Some(self.rng.clone()) });
                 Ok(move_score(self.game.position(), &score))
             }
             Command::Undo => {
                 self.game.undo().map_err(|e| fail(ErrorCode::CannotUndo, e))?;
-                if let Some(rng) = self.rng_history.pop() {
+                if let Some(rng) = self.steps.pop().and_then(|step| step.rng) {
                     self.rng = rng;
                 }
                 text(String::new())
@@ -279,29 +309,36 @@ impl Engine {
                 Ok(move_score(position, &score))
             }
             Command::Show => text(picture(self.game.position())),
+            Command::Geometry => text(self.geometry()),
+            Command::History => text(self.history()),
             Command::Position(PositionArgs::Print) => text(self.game.position().to_line()),
             Command::Position(PositionArgs::Line(fields)) => {
                 let position = Position::from_fields(fields.iter().map(|(k, v)| (k.as_str(), v.as_str())))
                     .map_err(|e: SetupError| fail(ErrorCode::InvalidPosition, e))?;
-                self.start(Game::from_position(position), None);
+                self.start(Game::from_position(position), Origin::Line, Vec::new(), None);
                 text(String::new())
             }
             Command::Position(PositionArgs::StartPos { newgame, tokens }) => {
                 let rules = rules_of(&newgame)?;
-                let game = replay(Game::new(rules), &tokens)?;
-                self.start(game, newgame.seed);
+                let (game, steps) = replay(Game::new(rules.clone()), &tokens)?;
+                self.start(game, Origin::Start(rules), steps, newgame.seed);
                 text(String::new())
             }
-            Command::Go(_) | Command::Bench | Command::Perft(_) | Command::Legal | Command::LegalCount => {
-                Err(Failure::new(ErrorCode::Internal, "command dispatched twice"))
-            }
+            Command::Status | Command::Variants => Err(Failure::new(ErrorCode::Internal, "TODO-MERGE")),
+            Command::Go(_)
+            | Command::Bench
+            | Command::Perft(_)
+            | Command::Legal
+            | Command::LegalCount
+            | Command::Next(_) => Err(Failure::new(ErrorCode::Internal, "command dispatched twice")),
         }
     }
 
-    /// Replaces the game, forgetting the history; reseeds the draws when `seed` is given.
-    fn start(&mut self, game: Game, seed: Option<u64>) {
+    /// Replaces the game and its history; reseeds the draws when `seed` is given.
+    fn start(&mut self, game: Game, origin: Origin, steps: Vec<Step>, seed: Option<u64>) {
         self.game = game;
-        self.rng_history.clear();
+        self.origin = origin;
+        self.steps = steps;
         if let Some(seed) = seed {
             self.rng = ChaCha8Rng::seed_from_u64(seed);
         }
@@ -309,17 +346,65 @@ impl Engine {
 
     fn draw(&mut self, values: &[u8]) -> Result<String, Failure> {
         let rng = self.rng.clone();
-        if values.is_empty() {
-            if let Err(e) = self.game.draw_random(&mut self.rng) {
-                // A failed command changes nothing, the generator included.
-                self.rng = rng;
-                return Err(draw_failure(e));
+        let drawn = if values.is_empty() {
+            match self.game.draw_random(&mut self.rng) {
+                Ok(drawn) => drawn,
+                Err(e) => {
+                    // A failed command changes nothing, the generator included.
+                    self.rng = rng;
+                    return Err(draw_failure(e));
+                }
             }
         } else {
             self.game.draw(values).map_err(draw_failure)?;
-        }
-        self.rng_history.push(rng);
+            values.to_vec()
+        };
+        self.steps.push(Step { token: draw_token(&drawn), rng: Some(rng) });
         Ok(hand_payload(self.game.position()))
+    }
+
+    /// `history`: `startpos <newgame args> [moves <tokens>]`, or the position line when the game
+    /// began from one.
+    fn history(&self) -> String {
+        let Origin::Start(rules) = &self.origin else {
+            return self.game.position().to_line();
+        };
+        let mut words = vec![format!("startpos variant {} players {}", rules.variant, rules.players)];
+        words.extend(rules.option_fields().into_iter().map(|(k, v)| format!("{k}={v}")));
+        if !self.steps.is_empty() {
+            words.push("moves".to_owned());
+            words.extend(self.steps.iter().map(|step| step.token.clone()));
+        }
+        words.join(" ")
+    }
+
+    /// The geometry payload: the box, every cell, the extra cells.
+    fn geometry(&self) -> String {
+        let geometry = self.game.position().board().geometry();
+        let names = |cells: &mut dyn Iterator<Item = Cell>| -> String {
+            let names: Vec<String> = cells.map(|c| c.to_string()).collect();
+            if names.is_empty() {
+                "-".to_owned()
+            } else {
+                names.join(",")
+            }
+        };
+        let centre = geometry.centre().map_or_else(|| "-".to_owned(), |c| c.to_string());
+        format!(
+            "columns {side} rows {side} centre {centre}\ncells {}\nextra {}",
+            names(&mut geometry.cells().iter().copied()),
+            names(&mut geometry.extra_cells()),
+            side = geometry.side(),
+        )
+    }
+
+    /// Builds the job of a `next`: the placements read against the board, the phase checked.
+    fn next_job(&self, id: Option<Id>, raw: &[RawPlacement]) -> Result<Job, Failure> {
+        let position = self.game.position();
+        let partial =
+            move_on(position.board().geometry(), &RawMove::Place(raw.to_vec())).map_err(notation_failure)?;
+        self.move_due()?;
+        Ok(Job::next(id, position.clone(), partial.placements().to_vec()))
     }
 
     /// Fails unless a move is due now.
@@ -332,30 +417,37 @@ impl Engine {
     }
 }
 
-/// Replays draw and move tokens on `game`.
-fn replay(mut game: Game, tokens: &[Token]) -> Result<Game, Failure> {
+/// A draw as a token: `+` and the values.
+fn draw_token(values: &[u8]) -> String {
+    format!("+{}", values.iter().map(|v| v.to_string()).collect::<String>())
+}
+
+/// Replays draw and move tokens on `game`; returns it with the steps replayed.
+fn replay(mut game: Game, tokens: &[Token]) -> Result<(Game, Vec<Step>), Failure> {
+    let mut steps = Vec::new();
     for (k, token) in tokens.iter().enumerate() {
-        let why = match token {
-            Token::Draw(values) => game.draw(values).err().map(|e| e.to_string()),
+        let played = match token {
+            Token::Draw(values) => game.draw(values).map(|_| draw_token(values)).map_err(|e| e.to_string()),
             Token::Move(raw) => match move_on(game.position().board().geometry(), raw) {
-                Ok(mv) => game.play(&mv).err().map(|e| e.to_string()),
-                Err(e) => Some(e.to_string()),
+                Ok(mv) => game.play(&mv).map(|_| mv.to_string()).map_err(|e| e.to_string()),
+                Err(e) => Err(e.to_string()),
             },
         };
-        if let Some(why) = why {
-            let shown = match token {
-                Token::Draw(values) => {
-                    format!("+{}", values.iter().map(|v| v.to_string()).collect::<String>())
-                }
-                Token::Move(raw) => raw.to_string(),
-            };
-            return Err(Failure::new(
-                ErrorCode::InvalidPosition,
-                format!("token {} '{shown}': {why}", k + 1),
-            ));
+        match played {
+            Ok(token) => steps.push(Step { token, rng: None }),
+            Err(why) => {
+                let shown = match token {
+                    Token::Draw(values) => draw_token(values),
+                    Token::Move(raw) => raw.to_string(),
+                };
+                return Err(Failure::new(
+                    ErrorCode::InvalidPosition,
+                    format!("token {} '{shown}': {why}", k + 1),
+                ));
+            }
         }
     }
-    Ok(game)
+    Ok((game, steps))
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use std::ops::ControlFlow;
 
-use crate::rules::{Move, Position};
+use crate::rules::{Move, Placement, Position};
 use crate::search::{self, Info, Limits};
 
 use super::command::{GoArgs, Id};
@@ -27,6 +27,7 @@ enum JobKind {
     Bench,
     Perft { position: Box<Position>, depth: u32 },
     Legal { position: Box<Position>, count: bool },
+    Next { position: Box<Position>, partial: Vec<Placement> },
 }
 
 impl Job {
@@ -51,6 +52,11 @@ impl Job {
         Job { id, kind: JobKind::Legal { position: Box::new(position), count } }
     }
 
+    /// A `next` on a copy of the position: a job, so that a huge kept hand can be stopped.
+    pub fn next(id: Option<Id>, position: Position, partial: Vec<Placement>) -> Job {
+        Job { id, kind: JobKind::Next { position: Box::new(position), partial } }
+    }
+
     /// The id of the command that started the job.
     pub fn id(&self) -> Option<&Id> {
         self.id.as_ref()
@@ -60,7 +66,9 @@ impl Job {
     pub fn lane(&self) -> Lane {
         match self.kind {
             JobKind::Go { .. } => Lane::Search,
-            JobKind::Bench | JobKind::Perft { .. } | JobKind::Legal { .. } => Lane::Work,
+            JobKind::Bench | JobKind::Perft { .. } | JobKind::Legal { .. } | JobKind::Next { .. } => {
+                Lane::Work
+            }
         }
     }
 
@@ -76,6 +84,10 @@ impl Job {
             JobKind::Go { position, args, options } => go(&position, args, options, stop, info),
             JobKind::Bench => Ok(bench()),
             JobKind::Legal { position, count } => Ok(legal(&position, count, stop)),
+            JobKind::Next { position, partial } => match position.extensions(&partial, stop) {
+                Ok(extensions) => Ok(Payload::Extensions(extensions)),
+                Err(e) => Err(super::engine::move_failure(e)),
+            },
             JobKind::Perft { position, depth } => {
                 let count = crate::rules::perft_until(&position, depth, stop);
                 Ok(Payload::Count { count, stopped: stop.load(Ordering::Relaxed) })

@@ -392,10 +392,39 @@ fn go_args(mut i: &str) -> PResult<'_, GoArgs> {
             once(&args.infinite.then_some(()), "infinite", at)?;
             args.infinite = true;
             i = rest;
+        } else if let Ok((rest, _)) = keyword("time").parse(rest) {
+            once(&args.time, "time", at)?;
+            let (rest, n) = arg("milliseconds", number::<u64>("time")).parse(rest)?;
+            args.time = Some(n);
+            i = rest;
+        } else if let Ok((rest, _)) = keyword("inc").parse(rest) {
+            once(&args.inc, "inc", at)?;
+            let (rest, n) = arg("milliseconds", number::<u64>("inc")).parse(rest)?;
+            args.inc = Some(n);
+            i = rest;
+        } else if let Ok((rest, _)) = keyword("movestogo").parse(rest) {
+            once(&args.movestogo, "movestogo", at)?;
+            let (rest, n) = arg("a number of moves", number::<u32>("movestogo")).parse(rest)?;
+            args.movestogo = Some(n);
+            i = rest;
+        } else if let Ok((mut rest, _)) = keyword("searchmoves").parse(rest) {
+            // The moves run to the end of the line.
+            let (r, first) = arg("a move", raw_move).parse(rest)?;
+            let mut moves = vec![first];
+            rest = r;
+            while eof::<_, Problem>(rest).is_err() {
+                let (r, mv) = arg("a move", raw_move).parse(rest)?;
+                moves.push(mv);
+                rest = r;
+            }
+            args.searchmoves = moves;
+            i = rest;
         } else {
             return Err(Err::Failure(Problem::new(
                 at,
-                ProblemKind::Expected("movetime, nodes, depth or infinite"),
+                ProblemKind::Expected(
+                    "movetime, nodes, depth, infinite, time, inc, movestogo or searchmoves",
+                ),
             )));
         }
     }
@@ -487,7 +516,20 @@ fn command(i: &str) -> PResult<'_, Command> {
         with_args("perft", arg("a depth", number::<u32>("depth"))).map(Command::Perft),
         bare("bench", Command::Bench),
     ));
-    alt((info, game)).parse(i)
+    let board = alt((
+        bare("geometry", Command::Geometry),
+        with_args("next", opt(arg("placements joined by ,", placements)))
+            .map(|p| Command::Next(p.unwrap_or_default())),
+        bare("status", Command::Status),
+        bare("variants", Command::Variants),
+        bare("history", Command::History),
+    ));
+    alt((info, game, board)).parse(i)
+}
+
+/// Placements joined by `,`, as one token (`next`).
+fn placements(i: &str) -> PResult<'_, Vec<RawPlacement>> {
+    terminated(separated_list1(char(','), placement), token_end).parse(i)
 }
 
 /// `draw`'s values: blank-separated numbers, possibly none.

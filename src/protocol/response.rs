@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::rules::Move;
+use crate::rules::{Extensions, Move};
 use crate::search::Info;
 
 use super::command::Id;
@@ -105,6 +105,8 @@ pub enum Payload {
     BestMove { best: Move, score: f64, nodes: u64 },
     /// `<n>`, or `<n> stopped` when `stop` ended the count early (`perft`, `legal count`).
     Count { count: u64, stopped: bool },
+    /// `complete yes|no|unknown`, `next <placements>|-`, and `stopped` when `stop` cut it short.
+    Extensions(Extensions),
 }
 
 impl From<String> for Payload {
@@ -129,6 +131,24 @@ impl fmt::Display for Payload {
             }
             Payload::Count { count, stopped: false } => write!(f, "{count}"),
             Payload::Count { count, stopped: true } => write!(f, "{count} stopped"),
+            Payload::Extensions(e) => {
+                let complete = match e.complete {
+                    Some(true) => "yes",
+                    Some(false) => "no",
+                    None => "unknown",
+                };
+                write!(f, "complete {complete}\nnext ")?;
+                if e.next.is_empty() {
+                    f.write_str("-")?;
+                }
+                for (k, p) in e.next.iter().enumerate() {
+                    write!(f, "{}{p}", if k > 0 { "," } else { "" })?;
+                }
+                if e.stopped {
+                    f.write_str("\nstopped")?;
+                }
+                Ok(())
+            }
         }
     }
 }

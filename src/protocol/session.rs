@@ -4,10 +4,11 @@
 //! type with jobs run inline. It touches no stream and starts no thread.
 //!
 //! Scheduling (PROTOCOL.md, "Order and jobs"): a job runs on one of two lanes, `go` on the search
-//! lane, `legal`, `perft` and `bench` on the work lane. `stop` and `quit` are taken at once.
-//! While a `go` runs, `isready` is answered at once, and commands that would change the game (or
-//! start another job) are `busy`. Every other line waits while a job runs and is answered, in
-//! order, when the job has reported.
+//! lane, `legal`, `next`, `perft` and `bench` on the work lane. `stop`, `quit` and `isready` are
+//! taken at once, always. While a `go` runs, commands that would change the game (or start a
+//! `go`, `perft` or `bench`) are `busy`, and the others are answered meanwhile (`legal` and `next`
+//! on the work lane). While a job runs on the work lane, every other line waits and is answered,
+//! in order, when the job has reported.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -29,7 +30,7 @@ use super::response::{ErrorCode, Failure, InfoLine, Response};
 pub enum Lane {
     /// `go`.
     Search,
-    /// `legal`, `legal count`, `perft`, `bench`.
+    /// `legal`, `legal count`, `next`, `perft`, `bench`.
     Work,
 }
 
@@ -173,9 +174,11 @@ impl Session {
         }
     }
 
-    /// Whether lines that are not answered at once must wait: a job runs.
+    /// Whether lines that are not answered at once must wait: a job runs on the work lane. A
+    /// running `go` holds nothing: what only reads the game is answered meanwhile, and a `legal`
+    /// or `next` runs on the work lane beside it.
     fn holds_lines(&self) -> bool {
-        self.is_running()
+        self.work.is_some()
     }
 
     fn exit_when_idle(&mut self, actions: &mut Vec<Action>) {
@@ -235,9 +238,7 @@ impl Session {
                     self.quit_now(actions);
                 }
             }
-            Command::IsReady if self.search.is_some() => {
-                actions.push(Action::Write(Response::success(id, "readyok").to_string()));
-            }
+            Command::IsReady => actions.push(Action::Write(Response::success(id, "readyok").to_string())),
             command if self.search.is_some() && command.changes_game() => {
                 let failure = Failure::new(
                     ErrorCode::Busy,

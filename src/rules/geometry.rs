@@ -178,6 +178,17 @@ impl Geometry {
         &self.cells
     }
 
+    /// The extra cells, row by row: the double cells of the classic board; the diagonal cells of
+    /// the dice and kids' boards, the dice board's centre among them (it lies on both diagonals).
+    /// The classic centre is not a double cell (RULES.md 6).
+    pub fn extra_cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        self.cells.iter().copied().filter(move |&c| match self.square(c) {
+            Square::Double => true,
+            Square::Centre => matches!(self.shape, Shape::Dice(_)),
+            Square::Normal | Square::Outside => false,
+        })
+    }
+
     /// The centre cell, if the board has one.
     pub fn centre(&self) -> Option<Cell> {
         self.centre
