@@ -539,3 +539,84 @@ fn info_lines_come_at_a_human_rate_and_the_last_one_names_the_move() {
     let played = best[0].split_whitespace().nth(2).expect("a move");
     assert!(last.ends_with(&format!("pv {played}")), "{last} / {best:?}");
 }
+
+/// Sends `text` and returns the next response that is not `info` lines.
+fn ask(engine: &mut Engine, text: &str) -> Vec<String> {
+    engine.send(format!("{text}\n").as_bytes());
+    engine.response_skipping_info(PATIENCE)
+}
+
+#[test]
+fn a_gui_reads_the_board_checks_tiles_one_by_one_and_follows_the_status() {
+    let mut engine = Engine::spawn(&[]);
+    assert_eq!(ask(&mut engine, "1 protocol_version"), vec!["=1 2", ""]);
+    ask(&mut engine, "newgame seed 3");
+    let geometry = ask(&mut engine, "geometry");
+    assert_eq!(geometry[0], "= columns 15 rows 15 centre h8");
+    let cells = geometry[1].strip_prefix("cells ").expect("cells").split(',').count();
+    let extra: Vec<&str> = geometry[2].strip_prefix("extra ").expect("extra").split(',').collect();
+    assert_eq!((cells, extra.len()), (193, 32), "RULES.md 2.1");
+    assert!(!extra.contains(&"h8"), "the classic centre is not a double cell");
+    assert_eq!(ask(&mut engine, "status"), vec!["= phase draw turn 1 tomove 1 due 3", ""]);
+    assert_eq!(ask(&mut engine, "draw 1 2 3"), vec!["= 1 2 3", ""]);
+    assert_eq!(ask(&mut engine, "status"), vec!["= phase place turn 1 tomove 1 due 0", ""]);
+    let next = ask(&mut engine, "next 1@h8,2@h9");
+    assert_eq!(next[0], "= complete no");
+    assert!(next[1].starts_with("next ") && next[1].contains("3@h10"), "{next:?}");
+    assert_eq!(ask(&mut engine, "next 1@h8,2@h9,3@h10")[..2], ["= complete yes", "next -"]);
+    assert!(ask(&mut engine, "next 1@a1")[0].starts_with("? invalid_argument "));
+    assert!(ask(&mut engine, "next 4@h8")[0].starts_with("? illegal_move "));
+    assert!(ask(&mut engine, "place 1@h8,2@h9,3@h10")[0].starts_with("= points"));
+    assert_eq!(ask(&mut engine, "status"), vec!["= phase draw turn 2 tomove 2 due 2", ""]);
+    let saved = ask(&mut engine, "history");
+    let payload = saved[0].strip_prefix("= ").expect("a payload");
+    assert!(
+        payload.starts_with("startpos variant classic players 2 ")
+            && payload.ends_with(" moves +123 1@h8,2@h9,3@h10")
+    );
+    let line = ask(&mut engine, "position");
+    ask(&mut engine, "newgame variant kids");
+    assert_eq!(ask(&mut engine, &format!("position {payload}")), vec!["=", ""]);
+    assert_eq!(ask(&mut engine, "position"), line, "history rebuilds the position");
+    let variants = ask(&mut engine, "variants");
+    assert_eq!(variants[0], "= variant classic players 1-6 default 2");
+    assert!(variants.iter().any(|l| l == "rule teams default off choice off,on players 4,6"), "{variants:?}");
+    assert!(variants
+        .iter()
+        .any(|l| l.starts_with("rule size default 11 odd 3-25 by_players 11,11,13,13,15,15")));
+}
+
+#[test]
+fn go_infinite_waits_for_stop_whatever_its_other_limits_say() {
+    let mut engine = Engine::spawn(&[]);
+    ready_to_move(&mut engine);
+    engine.send(b"1 go infinite movetime 20 nodes 50\n");
+    thread::sleep(Duration::from_millis(300));
+    // Nothing but info lines before this: no bestmove came after 20 ms or 50 nodes.
+    assert_eq!(ask(&mut engine, "2 isready"), vec!["=2 readyok", ""]);
+    assert_eq!(ask(&mut engine, "3 stop"), vec!["=3", ""]);
+    let best = engine.response_skipping_info(PATIENCE);
+    assert!(best[0].starts_with("=1 bestmove "), "{best:?}");
+}
+
+#[test]
+fn go_searchmoves_searches_only_those_moves_and_a_clock_is_kept() {
+    let mut engine = Engine::spawn(&[]);
+    ready_to_move(&mut engine);
+    let best = ask(&mut engine, "1 go nodes 3000 searchmoves 3@h8,2@h9,1@h10");
+    assert!(best[0].starts_with("=1 bestmove 3@h8,2@h9,1@h10 score "), "{best:?}");
+    let best = ask(&mut engine, "2 go nodes 3000 searchmoves 3@h8,2@h9,1@h10 1@h8,2@h9,3@h10");
+    assert!(
+        ["=2 bestmove 3@h8,2@h9,1@h10 ", "=2 bestmove 1@h8,2@h9,3@h10 "]
+            .iter()
+            .any(|p| best[0].starts_with(p)),
+        "{best:?}"
+    );
+    assert!(ask(&mut engine, "3 go searchmoves 1@h8")[0].starts_with("?3 illegal_move "), "not a legal move");
+    // A clock of 1.5 s with no increment in the first turn of a long game: the engine keeps
+    // most of it for the moves to come.
+    let sent = Instant::now();
+    let best = ask(&mut engine, "4 go time 1500");
+    assert!(best[0].starts_with("=4 bestmove "), "{best:?}");
+    assert!(sent.elapsed() < Duration::from_millis(1500), "the clock ran out: {:?}", sent.elapsed());
+}

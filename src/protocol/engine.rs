@@ -20,7 +20,7 @@ use super::response::{ErrorCode, Failure, Payload, Response};
 use super::show::picture;
 
 /// The version of the protocol this engine speaks.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// Where the game began.
 #[derive(Debug, Clone)]
@@ -149,13 +149,13 @@ fn hand_payload(position: &Position) -> String {
 
 /// The help text: one line per command with its syntax and purpose.
 const HELP: &[&str] = &[
-    "protocol_version                       the protocol version: 1",
+    "protocol_version                       the protocol version: 2",
     "name                                   the engine's name",
     "version                                the engine's version",
     "list_commands                          every command, one a line",
     "known_command <word>                   true if <word> is a command",
     "help                                   this text",
-    "isready                                readyok, at once, also while a go runs",
+    "isready                                readyok, at once, also while jobs run",
     "quit                                   exit",
     "options                                the engine options, UCI style",
     "setoption name <Name> value <v>        set an engine option",
@@ -167,10 +167,16 @@ const HELP: &[&str] = &[
     "score [<move>]                         the sheets and totals, or what a move would score",
     "show                                   a picture of the board, the hands and the sheets",
     "position [<line> | startpos [newgame args] [moves <tokens>]]   print or set the position",
-    "go [movetime <ms>] [nodes <n>] [depth <d>] [infinite]   search; info lines, then bestmove",
+    "go [movetime <ms>] [nodes <n>] [depth <d>] [infinite] [time <ms>] [inc <ms>] [movestogo <n>] [searchmoves <move>...]",
+    "                                       search; info lines, then bestmove",
     "stop                                   end a running go early",
     "perft <depth>                          count the leaves of the game tree",
     "bench                                  a fixed search: nodes and nodes per second",
+    "geometry                               the board: its size, every cell, the extra cells, the centre",
+    "next [<placements>]                    a move being built: complete yes/no, the placements that may follow",
+    "status                                 phase, turn, seat to move, tiles due; at the end the reason and ranking",
+    "variants                               every variant, its player counts and its rule options",
+    "history                                the game as position arguments that rebuild it",
 ];
 
 impl Engine {
@@ -324,7 +330,8 @@ impl Engine {
                 self.start(game, Origin::Start(rules), steps, newgame.seed);
                 text(String::new())
             }
-            Command::Status | Command::Variants => Err(Failure::new(ErrorCode::Internal, "TODO-MERGE")),
+            Command::Variants => text(Engine::variants()),
+            Command::Status => Err(Failure::new(ErrorCode::Internal, "TODO-MERGE")),
             Command::Go(_)
             | Command::Bench
             | Command::Perft(_)
@@ -376,6 +383,17 @@ impl Engine {
             words.extend(self.steps.iter().map(|step| step.token.clone()));
         }
         words.join(" ")
+    }
+
+    /// The `variants` payload: per variant its player counts, then its rule options.
+    fn variants() -> String {
+        let (min, max) = (Rules::PLAYERS.start(), Rules::PLAYERS.end());
+        let mut lines = Vec::new();
+        for &variant in Variant::ALL {
+            lines.push(format!("variant {variant} players {min}-{max} default {}", Rules::DEFAULT_PLAYERS));
+            lines.extend(variant.option_specs().iter().map(|spec| format!("rule {spec}")));
+        }
+        lines.join("\n")
     }
 
     /// The geometry payload: the box, every cell, the extra cells.

@@ -110,36 +110,11 @@ fn go(
         depth: args.depth,
         infinite: args.infinite,
     };
-    // A time limit also raises the stop flag when it runs out: the search checks its clock
-    // itself, but a hand of many kept tiles can hold it inside the move generator, which only
-    // sees the flag. A node or depth limit stays deterministic: no clock then.
-    let deadline = match (args.movetime, args.nodes, args.depth, args.infinite) {
-        (Some(ms), ..) => Some(Duration::from_millis(ms)),
-        (None, None, None, false) => Some(search::DEFAULT_MOVE_TIME),
-        _ => None,
-    };
-    let finished = AtomicBool::new(false);
-    let outcome = std::thread::scope(|scope| {
-        if let Some(deadline) = deadline {
-            let (finished, started) = (&finished, Instant::now());
-            scope.spawn(move || {
-                while !finished.load(Ordering::Relaxed) {
-                    if started.elapsed() >= deadline {
-                        stop.store(true, Ordering::Relaxed);
-                        return;
-                    }
-                    std::thread::sleep(Duration::from_millis(2));
-                }
-            });
-        }
-        let mut pace = InfoPace::new(options.search_options().multipv);
-        let outcome = search::run(position, &limits, &options.search_options(), stop, &mut |i: &Info| {
-            pace.offer(i, info)
-        });
-        finished.store(true, Ordering::Relaxed);
-        pace.flush(info);
-        outcome
-    });
+    // The search keeps its own clock (a time limit raises its own stop flag, never this one).
+    let mut pace = InfoPace::new(options.search_options().multipv);
+    let outcome =
+        search::run(position, &limits, &options.search_options(), stop, &mut |i: &Info| pace.offer(i, info));
+    pace.flush(info);
     let Some(outcome) = outcome else {
         return Err(Failure::new(ErrorCode::Internal, "the search found no move to make"));
     };

@@ -5,24 +5,7 @@ use thiserror::Error;
 
 use super::board::Axis;
 use super::geometry::Cell;
-use super::options::Variant;
-
-/// A rule option that cannot be set.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum OptionError {
-    #[error("players must be 1 to 6, not {0}")]
-    Players(u32),
-    #[error("unknown rule option '{0}'")]
-    Unknown(String),
-    #[error("bad value '{value}' for rule option '{key}'")]
-    Value { key: String, value: String },
-    #[error("rule option '{key}' does not apply to the {variant} game")]
-    NotForVariant { key: String, variant: Variant },
-    #[error("rule option '{0}' is given twice")]
-    Repeated(String),
-    #[error("teams need 4 or 6 players, not {0}")]
-    Teams(u8),
-}
+use super::options::OptionError;
 
 /// Text that is not a placement, a move or a draw.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]

@@ -5,15 +5,20 @@
 //! - `greedy` ([`greedy`]): the move that adds most to the mover's standing now, ties broken by
 //!   the fewest points left open to the next player.
 //! - `search` ([`montecarlo`]): a static evaluation of what the sheets will be worth at the end
-//!   ([`eval`], [`ledger`]) picks a shortlist; the exact expectation over the next player's draws
-//!   of the margin after their reply ranks it; Monte Carlo playouts of the following turns, with
+//!   ([`eval`]) picks a shortlist; the exact expectation over the next player's draws of the
+//!   margin after their reply ranks it; Monte Carlo playouts of the following turns, with
 //!   successive halving, choose among the best.
+//!
+//! Every strategy reads moves through [`scan`] and runs under one [`budget`], which owns the
+//! limits and the clock: [`run`] ends by itself at its time limit, even inside a move generator.
 
 mod bench;
+mod budget;
 mod eval;
 mod greedy;
-mod ledger;
 mod montecarlo;
+mod open_points;
+mod scan;
 
 pub use bench::{bench, bench_positions, BenchResult};
 
@@ -108,9 +113,9 @@ pub struct Info {
     pub pv: Vec<Move>,
 }
 
-/// What a search found.
+/// What a search found: the move to play.
 #[derive(Clone, Debug)]
-pub struct Outcome {
+pub struct SearchResult {
     pub best: Move,
     /// The expected final margin of the best move, in sheet points.
     pub score: f64,
@@ -119,21 +124,26 @@ pub struct Outcome {
 
 /// Searches the position for the player to move. `None` when no move is due (a draw is due or
 /// the game is over).
+///
+/// The search keeps to its limits by itself: under a time limit (the move time, or
+/// [`DEFAULT_MOVE_TIME`] when nothing else limits it) it answers when the time is up, a watchdog
+/// stopping even a move generator deep in a huge hand. `stop` ends it early; the search only
+/// reads it, so a caller of `go infinite` can keep waiting for it after the search ends.
 pub fn run(
     pos: &Position,
     limits: &Limits,
     options: &SearchOptions,
     stop: &AtomicBool,
     on_info: &mut dyn FnMut(&Info),
-) -> Option<Outcome> {
+) -> Option<SearchResult> {
     if pos.phase() != Phase::Place {
         return None;
     }
-    match options.strategy {
-        Strategy::Random => Some(random_move(pos, options, stop, on_info)),
-        Strategy::Greedy => Some(greedy_move(pos, stop, on_info)),
-        Strategy::Search => montecarlo::search(pos, limits, options, stop, on_info),
-    }
+    budget::with_budget(limits, stop, |budget| match options.strategy {
+        Strategy::Random => Some(random_move(pos, options, budget.stop_flag(), on_info)),
+        Strategy::Greedy => Some(greedy_move(pos, budget.stop_flag(), on_info)),
+        Strategy::Search => montecarlo::search(pos, limits, options, budget, on_info),
+    })
 }
 
 fn single_info(started: Instant, nodes: u64, score: f64, best: &Move, on_info: &mut dyn FnMut(&Info)) {
@@ -152,32 +162,30 @@ fn single_info(started: Instant, nodes: u64, score: f64, best: &Move, on_info: &
 }
 
 /// A uniformly random legal move (reservoir sampling keeps the choice uniform without
-/// materialising the moves; uniform among the first [`greedy::MOVE_CAP`] in a monstrous hand).
+/// materialising the moves; uniform among the first [`scan::MOVE_CAP`] in a monstrous hand).
 fn random_move(
     pos: &Position,
     options: &SearchOptions,
     stop: &AtomicBool,
     on_info: &mut dyn FnMut(&Info),
-) -> Outcome {
+) -> SearchResult {
     let started = Instant::now();
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed ^ pos.turn() as u64);
-    let (best, seen) = pos.movegen().with_soft_stop(stop).random_legal(&mut rng, greedy::MOVE_CAP);
+    let (best, seen) = pos.movegen().with_soft_stop(stop).random_legal(&mut rng, scan::MOVE_CAP);
     single_info(started, seen, 0.0, &best, on_info);
-    Outcome { best, score: 0.0, nodes: seen }
+    SearchResult { best, score: 0.0, nodes: seen }
 }
 
 /// The greedy move; its score is what it adds to the mover's standing now.
-fn greedy_move(pos: &Position, stop: &AtomicBool, on_info: &mut dyn FnMut(&Info)) -> Outcome {
+fn greedy_move(pos: &Position, stop: &AtomicBool, on_info: &mut dyn FnMut(&Info)) -> SearchResult {
     let started = Instant::now();
-    let ledgers = eval::ledgers_of(pos);
-    let me = pos.rules().sheet_of_seat(pos.to_move());
-    let (greedy, nodes) = greedy::greedy_counted(pos, &ledgers[me], stop);
+    let (greedy, nodes) = greedy::greedy_counted(pos, stop);
     let (best, score) = match greedy {
         Some(s) => (Move::new(s.placements), s.gain as f64),
         None => (Move::pass(), 0.0),
     };
     single_info(started, nodes, score, &best, on_info);
-    Outcome { best, score, nodes }
+    SearchResult { best, score, nodes }
 }
 
 /// The greedy choice as a plain function, for tools that play many games in-process.
@@ -185,9 +193,7 @@ pub fn greedy_choice(pos: &Position) -> Option<Move> {
     if pos.phase() != Phase::Place {
         return None;
     }
-    let ledgers = eval::ledgers_of(pos);
-    let me = pos.rules().sheet_of_seat(pos.to_move());
-    greedy::greedy(pos, &ledgers[me], &AtomicBool::new(false)).map(|s| Move::new(s.placements))
+    greedy::greedy(pos, &AtomicBool::new(false)).map(|s| Move::new(s.placements))
 }
 
 #[cfg(test)]

@@ -34,18 +34,19 @@
 //! Nodes are moves generated and scored, by the shortlist and by the greedy moves of the simulated
 //! turns; on one thread a node limit gives the same move for the same position and seed.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Instant;
+use std::sync::atomic::AtomicBool;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::rules::{Move, Placement, Position, Variant};
 
-use super::eval::{equities, final_margin, game_turns_left, ledgers_of, margin, turn_worth};
-use super::greedy::{for_each_scored, gain_of, greedy_counted, open_points};
-use super::ledger::Ledger;
-use super::{Info, Limits, Outcome, SearchOptions, DEFAULT_MOVE_TIME};
+use super::budget::Budget;
+use super::eval::{equities, final_margin, game_turns_left, margin, turn_worth};
+use super::greedy::greedy_counted;
+use super::open_points::open_points;
+use super::scan::{for_each_scored, gain_of};
+use super::{Info, Limits, SearchOptions, SearchResult};
 
 /// How many candidates the static evaluation passes on.
 const SHORTLIST: usize = 16;
@@ -121,7 +122,6 @@ fn rank(a: &Candidate, b: &Candidate) -> std::cmp::Ordering {
 /// What every stage needs of the root.
 struct Root {
     pos: Position,
-    ledgers: Vec<Ledger>,
     /// The sheet of the player to move.
     me: usize,
     /// What one turn of each sheet is worth on average ([`turn_worth`]).
@@ -130,18 +130,16 @@ struct Root {
 
 impl Root {
     fn new(pos: &Position) -> Root {
-        let ledgers = ledgers_of(pos);
         let me = pos.rules().sheet_of_seat(pos.to_move());
-        let worth = turn_worth(pos, &ledgers);
-        Root { pos: pos.clone(), ledgers, me, worth }
+        let worth = turn_worth(pos);
+        Root { pos: pos.clone(), me, worth }
     }
 }
 
-/// A simulation in progress: the position, the ledgers, and every sheet's running value.
+/// A simulation in progress: the position and every sheet's running value.
 #[derive(Clone)]
 struct Sim {
     pos: Position,
-    ledgers: Vec<Ledger>,
     values: Vec<f64>,
 }
 
@@ -149,10 +147,8 @@ impl Sim {
     /// The position after the candidate, with the sheets valued as the static evaluation did.
     fn after(root: &Root, cand: &Candidate) -> Sim {
         let mut pos = root.pos.clone();
-        let mut ledgers = root.ledgers.clone();
-        let score = pos.play_unchecked(&cand.placements);
-        ledgers[root.me].record(pos.rules(), &score, cand.placements.len());
-        Sim { pos, ledgers, values: cand.values.clone() }
+        pos.play_unchecked(&cand.placements);
+        Sim { pos, values: cand.values.clone() }
     }
 
     /// Draws `drawn` and plays the greedy move: the mover's sheet trades one expected turn for
@@ -172,14 +168,13 @@ impl Sim {
     fn greedy_reply(&mut self, root: &Root, drawn: &[u8], stop: &AtomicBool) -> Option<u64> {
         let rules = self.pos.rules();
         let sheet = rules.sheet_of_seat(self.pos.to_move());
-        let (reply, seen) = greedy_counted(&self.pos, &self.ledgers[sheet], stop);
+        let (reply, seen) = greedy_counted(&self.pos, stop);
         let reply = reply?;
         // Greedy's gain counts the pips it places, the drawn tiles having cost theirs.
         let drawn_pips: i64 =
             if rules.variant == Variant::Classic { drawn.iter().map(|&v| i64::from(v)).sum() } else { 0 };
         self.values[sheet] += (reply.gain - drawn_pips) as f64 - root.worth[sheet];
-        let score = self.pos.play_unchecked(&reply.placements);
-        self.ledgers[sheet].record(self.pos.rules(), &score, reply.placements.len());
+        self.pos.play_unchecked(&reply.placements);
         Some(seen)
     }
 
@@ -204,7 +199,8 @@ fn shortlist(root: &Root, size: usize, stop: &AtomicBool) -> (Vec<Candidate>, u6
     let pos = &root.pos;
     let rules = pos.rules();
     let me = root.me;
-    let before: Vec<f64> = equities(pos, &root.ledgers);
+    let sheet = &pos.sheets()[me];
+    let before: Vec<f64> = equities(pos);
     let mut all: Vec<Candidate> = Vec::new();
     // The greedy move, found in the same scan: (gain, points left open, index in `all`).
     let mut greedy: Option<(i64, u32, usize)> = None;
@@ -213,12 +209,10 @@ fn shortlist(root: &Root, size: usize, stop: &AtomicBool) -> (Vec<Candidate>, u6
         // sheets' outlook).
         let mut after = pos.clone();
         after.play_unchecked(placements);
-        let mut ledgers = root.ledgers.clone();
-        ledgers[me].record(rules, score, placements.len());
         let mut values = before.clone();
-        values[me] = equities(&after, &ledgers)[me];
+        values[me] = equities(&after)[me];
         let open = open_points(rules, board, placements);
-        let gain = gain_of(rules, &root.ledgers[me], score, placements);
+        let gain = gain_of(rules, sheet, score, placements);
         if greedy.is_none_or(|(g, o, _)| (gain, std::cmp::Reverse(open)) > (g, std::cmp::Reverse(o))) {
             greedy = Some((gain, open, all.len()));
         }
@@ -242,37 +236,6 @@ fn shortlist(root: &Root, size: usize, stop: &AtomicBool) -> (Vec<Candidate>, u6
     (all, scanned)
 }
 
-/// What the stages share across threads: the limits and the node count.
-struct Budget<'a> {
-    limits: &'a Limits,
-    stop: &'a AtomicBool,
-    started: Instant,
-    nodes: AtomicU64,
-}
-
-impl<'a> Budget<'a> {
-    fn new(limits: &'a Limits, stop: &'a AtomicBool) -> Budget<'a> {
-        Budget { limits, stop, started: Instant::now(), nodes: AtomicU64::new(0) }
-    }
-
-    fn exhausted(&self) -> bool {
-        if self.stop.load(Ordering::Relaxed) {
-            return true;
-        }
-        if let Some(n) = self.limits.nodes {
-            return self.nodes.load(Ordering::Relaxed) >= n;
-        }
-        if self.limits.infinite {
-            return false;
-        }
-        self.started.elapsed() >= self.limits.movetime.unwrap_or(DEFAULT_MOVE_TIME)
-    }
-
-    fn spend(&self, nodes: u64) {
-        self.nodes.fetch_add(nodes, Ordering::Relaxed);
-    }
-}
-
 /// Stage 2 for one candidate: the expected margin after the next player's greedy reply, over
 /// every draw they may get (`None` when the budget ran out first).
 fn next_turn(root: &Root, cand: &Candidate, budget: &Budget<'_>) -> Option<f64> {
@@ -286,7 +249,7 @@ fn next_turn(root: &Root, cand: &Candidate, budget: &Budget<'_>) -> Option<f64> 
             return None;
         }
         let mut sim = after.clone();
-        budget.spend(sim.turn(root, &drawn, budget.stop)?);
+        budget.spend(sim.turn(root, &drawn, budget.stop_flag())?);
         expected += p * sim.margin(root.me);
     }
     Some(expected)
@@ -321,7 +284,7 @@ fn playout(
         if sim.pos.is_over() {
             break;
         }
-        let Some(seen) = sim.random_turn(root, &mut rng, budget.stop) else { break };
+        let Some(seen) = sim.random_turn(root, &mut rng, budget.stop_flag()) else { break };
         budget.spend(seen);
         turns += 1;
         first.get_or_insert(sim.margin(root.me));
@@ -353,56 +316,92 @@ fn playout_depth(pos: &Position, limits: &Limits) -> u32 {
     }
 }
 
-/// Runs the search.
+/// Runs the search: the shortlist, the next turn, the playouts, each reported as it ends; the
+/// best candidate of the deepest stage wins.
 pub(crate) fn search(
     pos: &Position,
     limits: &Limits,
     options: &SearchOptions,
-    stop: &AtomicBool,
+    budget: &Budget<'_>,
     on_info: &mut dyn FnMut(&Info),
-) -> Option<Outcome> {
-    let budget = Budget::new(limits, stop);
+) -> Option<SearchResult> {
     let root = Root::new(pos);
-    let (mut cands, scanned) = shortlist(&root, SHORTLIST, stop);
-    if cands.is_empty() {
-        return None;
-    }
-    budget.spend(scanned);
     let threads = options.threads.max(1);
     let multipv = options.multipv.max(1);
-    report(&cands, multipv, 0, &budget, on_info);
+    let mut cands = shortlist_stage(&root, budget)?;
+    report(&cands, multipv, 0, budget, on_info);
+    if limits.depth != Some(0) {
+        next_turn_stage(&root, &mut cands, threads, budget);
+        report(&cands, multipv, 1, budget, on_info);
+    }
+    let depth = playout_depth(pos, limits);
+    let seed = options.seed ^ u64::from(pos.turn()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    if depth > 1 {
+        playout_stage(&root, &mut cands, Playouts { depth, seed, multipv, threads }, budget, on_info);
+    }
+    log::debug!("search: {} nodes", budget.nodes());
+    let best = &cands[0];
+    Some(SearchResult {
+        best: Move::new(best.placements.clone()),
+        score: best.value(),
+        nodes: budget.nodes(),
+    })
+}
 
-    // Stage 2: the next turn over every draw, a batch of candidates at a time in static order,
-    // as far down the shortlist as the budget goes (`go depth 0` stops at the static ranking).
-    let stage2_len = if limits.depth == Some(0) { 0 } else { cands.len() };
-    for batch in (0..stage2_len).step_by(NEXT_TURN_BATCH) {
+/// Stage 1: the shortlist, counted in the budget; `None` when there is no move at all.
+fn shortlist_stage(root: &Root, budget: &Budget<'_>) -> Option<Vec<Candidate>> {
+    let (cands, scanned) = shortlist(root, SHORTLIST, budget.stop_flag());
+    budget.spend(scanned);
+    (!cands.is_empty()).then_some(cands)
+}
+
+/// Stage 2: the next turn over every draw, a batch of candidates at a time in static order, as
+/// far down the shortlist as the budget goes (the first batch always). Leaves the candidates
+/// ranked.
+fn next_turn_stage(root: &Root, cands: &mut [Candidate], threads: usize, budget: &Budget<'_>) {
+    for batch in (0..cands.len()).step_by(NEXT_TURN_BATCH) {
         if budget.exhausted() && batch > 0 {
             break;
         }
         let batch = batch..cands.len().min(batch + NEXT_TURN_BATCH);
-        let values = parallel(&cands[batch.clone()], threads, |c| next_turn(&root, c, &budget));
+        let values = parallel(&cands[batch.clone()], threads, |c| next_turn(root, c, budget));
         for (cand, value) in cands[batch].iter_mut().zip(values) {
             cand.next_turn = value;
         }
     }
     cands.sort_by(|a, b| rank(b, a));
-    if stage2_len > 0 {
-        report(&cands, multipv, 1, &budget, on_info);
-    }
+}
 
-    // Stage 3: playouts of the best few, with successive halving.
-    let depth = playout_depth(pos, limits);
-    let seed = options.seed ^ u64::from(pos.turn()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    let floor = multipv.max(2);
+/// How the playouts run.
+#[derive(Copy, Clone)]
+struct Playouts {
+    /// Turns after the candidate.
+    depth: u32,
+    seed: u64,
+    /// Candidates to report, and the fewest the halving keeps (at least 2).
+    multipv: usize,
+    threads: usize,
+}
+
+/// Stage 3: playouts of the best few that stage 2 valued, in rounds, halving the survivors after
+/// each; each round is reported. Leaves the candidates ranked.
+fn playout_stage(
+    root: &Root,
+    cands: &mut [Candidate],
+    how: Playouts,
+    budget: &Budget<'_>,
+    on_info: &mut dyn FnMut(&Info),
+) {
+    let floor = how.multipv.max(2);
     let mut survivors: Vec<usize> =
         (0..cands.len()).filter(|&c| cands[c].next_turn.is_some()).take(PLAYOUT_STAGE.max(floor)).collect();
     let mut per_round = FIRST_ROUND;
     let mut next_j = 0u64;
-    let mut rounds = 0u32;
-    while depth > 1 && survivors.len() > 1 && !budget.exhausted() {
+    while survivors.len() > 1 && !budget.exhausted() {
         let tasks: Vec<(usize, u64)> =
             (next_j..next_j + per_round).flat_map(|j| survivors.iter().map(move |&c| (c, j))).collect();
-        let results = parallel(&tasks, threads, |&(c, j)| playout(&root, &cands[c], depth, seed, j, &budget));
+        let results =
+            parallel(&tasks, how.threads, |&(c, j)| playout(root, &cands[c], how.depth, how.seed, j, budget));
         let mut turns = 0u64;
         for (&(c, _), r) in tasks.iter().zip(results) {
             if let Some(Playout { correction: v, turns: t }) = r {
@@ -419,41 +418,26 @@ pub(crate) fn search(
             break;
         }
         next_j += per_round;
-        rounds += 1;
         survivors.sort_by(|&a, &b| rank(&cands[b], &cands[a]));
         if survivors.len() > floor {
             survivors.truncate((survivors.len() / 2).max(floor));
         }
         let done: u64 = cands.iter().map(|c| c.n).sum();
-        per_round = next_round(&budget, done, survivors.len(), floor, per_round);
-        let mut order = cands.clone();
+        per_round = next_round(budget, done, survivors.len(), floor, per_round);
+        let mut order = cands.to_vec();
         order.sort_by(|a, b| rank(b, a));
-        report(&order, multipv, depth, &budget, on_info);
+        report(&order, how.multipv, how.depth, budget, on_info);
     }
-    log::debug!("search: {rounds} playout rounds, {} nodes", budget.nodes.load(Ordering::Relaxed));
     cands.sort_by(|a, b| rank(b, a));
-    let best = &cands[0];
-    Some(Outcome {
-        best: Move::new(best.placements.clone()),
-        score: best.value(),
-        nodes: budget.nodes.load(Ordering::Relaxed),
-    })
 }
 
 /// Playouts per survivor in the next round: the playouts the budget still affords, shared out
 /// evenly over the halvings still to come (and over a few more rounds once at the floor); with
-/// no budget (infinite) the rounds double.
+/// no bound (infinite) the rounds double.
 fn next_round(budget: &Budget<'_>, done: u64, survivors: usize, floor: usize, last: u64) -> u64 {
-    let nodes = budget.nodes.load(Ordering::Relaxed).max(1);
-    let per_playout = (nodes as f64 / done.max(1) as f64).max(1.0);
-    let left_playouts = if let Some(limit) = budget.limits.nodes {
-        limit.saturating_sub(nodes) as f64 / per_playout
-    } else if budget.limits.infinite {
+    let per_playout = (budget.nodes().max(1) as f64 / done.max(1) as f64).max(1.0);
+    let Some(left_playouts) = budget.affordable(per_playout) else {
         return (last * 2).min(MAX_ROUND);
-    } else {
-        let time = budget.limits.movetime.unwrap_or(DEFAULT_MOVE_TIME).as_secs_f64();
-        let elapsed = budget.started.elapsed().as_secs_f64().max(1e-6);
-        (time - elapsed).max(0.0) * nodes as f64 / elapsed / per_playout
     };
     let mut halvings = 0;
     let mut s = survivors;
@@ -496,8 +480,8 @@ fn report(
     budget: &Budget<'_>,
     on_info: &mut dyn FnMut(&Info),
 ) {
-    let nodes = budget.nodes.load(Ordering::Relaxed);
-    let time_ms = budget.started.elapsed().as_millis() as u64;
+    let nodes = budget.nodes();
+    let time_ms = budget.elapsed().as_millis() as u64;
     for (rank, cand) in cands.iter().take(multipv).enumerate() {
         on_info(&Info {
             depth,

@@ -1,5 +1,5 @@
-//! Tests of the strategies: the ledger against the rules core's sheets, greedy against a
-//! brute-force scan, and the search's limits, determinism, stop flag and MultiPV.
+//! Tests of the strategies: the sheet projection against recording, greedy against a brute-force
+//! scan, and the search's limits, determinism, stop flag and MultiPV.
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -7,11 +7,9 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::eval::ledgers_of;
 use super::greedy::greedy;
-use super::ledger::Ledger;
 use super::*;
-use crate::rules::{MoveScore, Position, Rules, Variant};
+use crate::rules::{MoveScore, Position, Rules, Sheet, Variant};
 
 /// Rule sets covering every variant and option family.
 fn rule_sets() -> Vec<Rules> {
@@ -48,32 +46,30 @@ fn brute_force_best_gain(pos: &Position) -> i64 {
 }
 
 #[test]
-fn ledger_and_fast_scoring_agree_with_the_rules_core() {
+fn sheet_gain_and_fast_scoring_agree_with_the_rules_core() {
     for rules in rule_sets() {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         let mut pos = Position::new(rules.clone());
-        let mut ledgers = ledgers_of(&pos);
         while !pos.is_over() {
             pos.draw_random(&mut rng).unwrap();
             let seat = pos.to_move();
             let sheet = rules.sheet_of_seat(seat);
-            let mv = greedy(&pos, &ledgers[sheet], &AtomicBool::new(false)).unwrap();
+            let mv = greedy(&pos, &AtomicBool::new(false)).unwrap();
             let mut board = pos.board().clone();
             for p in &mv.placements {
                 board.place(p.cell, p.value);
             }
             let start = pos.board().count() == 0;
             let fast = MoveScore::of(&rules, &board, &mv.placements, start);
-            let gain = ledgers[sheet].gain(&rules, &fast);
+            let gain = pos.sheets()[sheet].gain(&rules, &fast, mv.placements.len());
             let before = pos.sheets()[sheet].total(&rules);
             let score = pos.play_unchecked(&mv.placements);
-            ledgers[sheet].record(&rules, &score, mv.placements.len());
+            assert_eq!(score, fast);
             assert_eq!(before + gain, pos.sheets()[sheet].total(&rules), "{rules:?}");
-            for (i, l) in ledgers.iter().enumerate() {
-                assert_eq!(l.total(&rules), pos.sheets()[i].total(&rules));
-                if rules.variant != Variant::Kids {
-                    assert_eq!(*l, Ledger::from_sheet(&rules, &pos.sheets()[i]));
-                }
+            for s in pos.sheets() {
+                let back = Sheet::parse(&rules, &s.to_string()).unwrap();
+                assert_eq!(&back, s, "{rules:?}");
+                assert_eq!(s.row_totals(&rules).iter().sum::<u32>(), s.total(&rules));
             }
         }
     }
@@ -85,8 +81,7 @@ const HAND_BUILT: &str = "variant=classic players=2 turn=3 tomove=1 phase=place 
 #[test]
 fn greedy_takes_the_highest_immediate_gain() {
     let pos = Position::from_line(HAND_BUILT).unwrap();
-    let ledgers = ledgers_of(&pos);
-    let best = greedy(&pos, &ledgers[0], &AtomicBool::new(false)).unwrap();
+    let best = greedy(&pos, &AtomicBool::new(false)).unwrap();
     // 2@j8 makes 6+4+2 = 12 (4 points); both tiles leave the hand (3 pips).
     assert!(best.placements.iter().any(|p| p.value == 2 && p.cell.to_string() == "j8"), "{best:?}");
     assert_eq!(best.gain, 7);
@@ -110,8 +105,7 @@ fn greedy_gain_is_the_brute_force_best_on_sampled_positions() {
         let mut turn = 0;
         while !pos.is_over() && turn < 30 {
             pos.draw_random(&mut rng).unwrap();
-            let sheet = rules.sheet_of_seat(pos.to_move());
-            let mv = greedy(&pos, &ledgers_of(&pos)[sheet], &AtomicBool::new(false)).unwrap();
+            let mv = greedy(&pos, &AtomicBool::new(false)).unwrap();
             if turn % 5 == 0 {
                 assert_eq!(mv.gain, brute_force_best_gain(&pos), "{}", pos.to_line());
             }
@@ -121,7 +115,7 @@ fn greedy_gain_is_the_brute_force_best_on_sampled_positions() {
     }
 }
 
-fn search_nodes(pos: &Position, nodes: u64, seed: u64, multipv: usize) -> (Outcome, Vec<Info>) {
+fn search_nodes(pos: &Position, nodes: u64, seed: u64, multipv: usize) -> (SearchResult, Vec<Info>) {
     let mut infos = Vec::new();
     let out = run(
         pos,
@@ -237,7 +231,7 @@ fn threads_give_a_legal_move() {
 }
 
 /// Searches with these limits and options, collecting the info lines.
-fn search_with(pos: &Position, limits: &Limits, seed: u64, threads: usize) -> (Outcome, Vec<Info>) {
+fn search_with(pos: &Position, limits: &Limits, seed: u64, threads: usize) -> (SearchResult, Vec<Info>) {
     let mut infos = Vec::new();
     let options = SearchOptions { strategy: Strategy::Search, threads, multipv: 1, seed };
     let out = run(pos, limits, &options, &AtomicBool::new(false), &mut |i| infos.push(i.clone())).unwrap();
