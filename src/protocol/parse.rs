@@ -705,13 +705,45 @@ mod tests {
         assert_eq!(ok("go"), Command::Go(GoArgs::default()));
         assert_eq!(
             ok("go infinite depth 3 nodes 10 movetime 50"),
-            Command::Go(GoArgs { movetime: Some(50), nodes: Some(10), depth: Some(3), infinite: true })
+            Command::Go(GoArgs {
+                movetime: Some(50),
+                nodes: Some(10),
+                depth: Some(3),
+                infinite: true,
+                ..GoArgs::default()
+            })
         );
         assert_eq!(err("go depth 1 depth 2").0, ErrorCode::SyntaxError);
         assert_eq!(err("go infinite infinite").0, ErrorCode::SyntaxError);
         assert_eq!(err("go fast").0, ErrorCode::SyntaxError);
         assert_eq!(err("go depth").0, ErrorCode::SyntaxError);
         assert_eq!(err("go depth 4294967296").0, ErrorCode::InvalidArgument);
+        assert_eq!(
+            ok("go time 900 inc 10 movestogo 5 searchmoves 5@h8,3@h9 pass"),
+            Command::Go(GoArgs {
+                time: Some(900),
+                inc: Some(10),
+                movestogo: Some(5),
+                searchmoves: vec![RawMove::Place(vec![p(5, 7, 8), p(3, 7, 9)]), RawMove::Pass],
+                ..GoArgs::default()
+            })
+        );
+        assert_eq!(err("go searchmoves").0, ErrorCode::SyntaxError);
+        assert_eq!(err("go searchmoves 5@h8 fast").0, ErrorCode::SyntaxError);
+        assert_eq!(err("go time 1 time 2").0, ErrorCode::SyntaxError);
+        assert_eq!(ok("next"), Command::Next(vec![]));
+        assert_eq!(ok("next 5@h8,3@h9"), Command::Next(vec![p(5, 7, 8), p(3, 7, 9)]));
+        assert_eq!(err("next 5@h8 3@h9").0, ErrorCode::SyntaxError);
+        assert_eq!(err("next pass").0, ErrorCode::SyntaxError);
+        for (line, command) in [
+            ("geometry", Command::Geometry),
+            ("status", Command::Status),
+            ("variants", Command::Variants),
+            ("history", Command::History),
+        ] {
+            assert_eq!(ok(line), command);
+            assert_eq!(err(&format!("{line} x")).0, ErrorCode::SyntaxError);
+        }
         assert_eq!(ok("perft 3"), Command::Perft(3));
         assert_eq!(err("perft").0, ErrorCode::SyntaxError);
         assert_eq!(err("perft -1").0, ErrorCode::SyntaxError);
