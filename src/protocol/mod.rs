@@ -1,14 +1,14 @@
 //! The text protocol: command parsing (nom), the engine that executes commands, the session that
 //! schedules them and their jobs, and the wire form of responses (`Display`).
 
-pub mod command;
-pub mod engine;
-pub mod input;
-pub mod job;
-pub mod options;
-pub mod parse;
-pub mod response;
-pub mod session;
+mod command;
+mod engine;
+mod input;
+mod job;
+mod options;
+mod parse;
+mod response;
+mod session;
 mod show;
 
 pub use command::{Command, GoArgs, Id, NewGameArgs, PositionArgs, RawMove, RawPlacement, Token};
