@@ -92,6 +92,7 @@ fn go(
         nodes: args.nodes,
         depth: args.depth,
         infinite: args.infinite,
+        ..Limits::default()
     };
     // A time limit also raises the stop flag when it runs out: the search checks its clock
     // itself, but a hand of many kept tiles can hold it inside the move generator, which only

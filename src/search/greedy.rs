@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use crate::rules::{Placement, Position};
 
 use super::open_points::open_points;
-use super::scan::{for_each_scored, gain_of, MOVE_CAP};
+use super::scan::{for_each_scored, gain_of, Choices, MOVE_CAP};
 
 /// A move as the greedy player sees it.
 #[derive(Clone, Debug)]
@@ -22,15 +22,19 @@ pub(crate) struct Scored {
 /// The greedy move for the player to move. `None` only when the generator yields nothing at all
 /// (never in a place phase).
 pub(crate) fn greedy(pos: &Position, stop: &AtomicBool) -> Option<Scored> {
-    greedy_counted(pos, stop).0
+    greedy_counted(pos, Choices::All, stop).0
 }
 
-/// [`greedy`], with the number of moves it looked at.
-pub(crate) fn greedy_counted(pos: &Position, stop: &AtomicBool) -> (Option<Scored>, u64) {
+/// [`greedy`] among `choices`, with the number of moves it looked at.
+pub(crate) fn greedy_counted(
+    pos: &Position,
+    choices: Choices<'_>,
+    stop: &AtomicBool,
+) -> (Option<Scored>, u64) {
     let rules = pos.rules();
     let sheet = &pos.sheets()[rules.sheet_of_seat(pos.to_move())];
     let mut best: Option<Scored> = None;
-    let seen = for_each_scored(pos, stop, MOVE_CAP, &mut |board, placements, score| {
+    let seen = for_each_scored(pos, choices, stop, MOVE_CAP, &mut |board, placements, score| {
         let gain = gain_of(rules, sheet, score, placements);
         let better = match &best {
             None => true,
