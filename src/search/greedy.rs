@@ -49,3 +49,35 @@ pub(crate) fn greedy_counted(
     });
     (best, seen)
 }
+
+/// The `k` best moves by greedy's order, best first (of equal moves, the first generated first),
+/// with the number of moves looked at: greedy's MultiPV. `k` <= 1 is [`greedy_counted`].
+pub(crate) fn greedy_ranked(
+    pos: &Position,
+    choices: Choices<'_>,
+    stop: &AtomicBool,
+    k: usize,
+) -> (Vec<Scored>, u64) {
+    if k <= 1 {
+        let (best, seen) = greedy_counted(pos, choices, stop);
+        return (best.into_iter().collect(), seen);
+    }
+    let rules = pos.rules();
+    let sheet = &pos.sheets()[rules.sheet_of_seat(pos.to_move())];
+    let key = |s: &Scored| (s.gain, std::cmp::Reverse(s.open));
+    let mut ranked: Vec<Scored> = Vec::with_capacity(k + 1);
+    let seen = for_each_scored(pos, choices, stop, MOVE_CAP, &mut |board, placements, score| {
+        let gain = gain_of(rules, sheet, score, placements);
+        if ranked.len() == k && ranked.last().is_some_and(|last| gain < last.gain) {
+            return;
+        }
+        let scored =
+            Scored { placements: placements.to_vec(), gain, open: open_points(rules, board, placements) };
+        let at = ranked.partition_point(|r| key(r) >= key(&scored));
+        if at < k {
+            ranked.insert(at, scored);
+            ranked.truncate(k);
+        }
+    });
+    (ranked, seen)
+}

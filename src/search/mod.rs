@@ -154,9 +154,9 @@ pub struct SearchResult {
 /// Searches the position for the player to move. `None` when no move is due (a draw is due or
 /// the game is over).
 ///
-/// The search keeps to its limits by itself: under a time limit (the move time, or
-/// [`DEFAULT_MOVE_TIME`] when nothing else limits it) it answers when the time is up, a watchdog
-/// stopping even a move generator deep in a huge hand. `stop` ends it early; the search only
+/// The search keeps to its limits by itself: under a time limit (the move time, the clock's share,
+/// or [`DEFAULT_MOVE_TIME`] when nothing else limits it) it answers when the time is up, a
+/// watchdog stopping even a move generator deep in a huge hand. `stop` ends it early; the search only
 /// reads it, so a caller of `go infinite` can keep waiting for it after the search ends.
 pub fn run(
     pos: &Position,
@@ -176,25 +176,28 @@ pub fn run(
     let choices = only.as_deref().map_or(Choices::All, Choices::Only);
     budget::with_budget(limits, pos.own_turns_left_estimate(), stop, |budget| match options.strategy {
         Strategy::Random => Some(random_move(pos, options, choices, budget.stop_flag(), on_info)),
-        Strategy::Greedy => Some(greedy_move(pos, choices, budget.stop_flag(), on_info)),
+        Strategy::Greedy => Some(greedy_move(pos, options, choices, budget.stop_flag(), on_info)),
         Strategy::Search => montecarlo::search(pos, limits, options, only.as_deref(), budget, on_info),
     })
 }
 
-fn single_info(started: Instant, nodes: u64, score: f64, best: &Move, on_info: &mut dyn FnMut(&Info)) {
+/// Reports the moves of a strategy without stages, best first, each with its score.
+fn report_moves(started: Instant, nodes: u64, moves: &[(Move, f64)], on_info: &mut dyn FnMut(&Info)) {
     let time_ms = started.elapsed().as_millis() as u64;
-    on_info(&Info {
-        depth: 1,
-        nodes,
-        nps: nodes * 1000 / time_ms.max(1),
-        time_ms,
-        multipv: 1,
-        score,
-        std_error: 0.0,
-        winprob: None,
-        samples: 0,
-        pv: vec![best.clone()],
-    });
+    for (rank, (mv, score)) in moves.iter().enumerate() {
+        on_info(&Info {
+            depth: 1,
+            nodes,
+            nps: nodes * 1000 / time_ms.max(1),
+            time_ms,
+            multipv: rank + 1,
+            score: *score,
+            std_error: 0.0,
+            winprob: None,
+            samples: 0,
+            pv: vec![mv.clone()],
+        });
+    }
 }
 
 /// A uniformly random legal move among `choices` (reservoir sampling keeps the choice uniform
@@ -214,22 +217,33 @@ fn random_move(
         Choices::Only(moves) => (moves[rng.random_range(0..moves.len())].clone(), 1),
     };
     let score = montecarlo::static_value(pos, best.placements());
-    single_info(started, seen, score, &best, on_info);
+    report_moves(started, seen, &[(best.clone(), score)], on_info);
     SearchResult { best, score, nodes: seen }
 }
 
-/// The greedy move among `choices`; its score is the static evaluation's value of the move.
+/// The greedy move among `choices` (with MultiPV k, the k best in greedy's order are reported);
+/// a move's score is the static evaluation's value of the move.
 fn greedy_move(
     pos: &Position,
+    options: &SearchOptions,
     choices: Choices<'_>,
     stop: &AtomicBool,
     on_info: &mut dyn FnMut(&Info),
 ) -> SearchResult {
     let started = Instant::now();
-    let (greedy, nodes) = greedy::greedy_counted(pos, choices, stop);
-    let best = greedy.map_or_else(Move::pass, |s| Move::new(s.placements));
-    let score = montecarlo::static_value(pos, best.placements());
-    single_info(started, nodes, score, &best, on_info);
+    let (ranked, nodes) = greedy::greedy_ranked(pos, choices, stop, options.multipv.max(1));
+    let mut moves: Vec<(Move, f64)> = ranked
+        .into_iter()
+        .map(|s| {
+            let score = montecarlo::static_value(pos, &s.placements);
+            (Move::new(s.placements), score)
+        })
+        .collect();
+    if moves.is_empty() {
+        moves.push((Move::pass(), montecarlo::static_value(pos, &[])));
+    }
+    report_moves(started, nodes, &moves, on_info);
+    let (best, score) = moves.swap_remove(0);
     SearchResult { best, score, nodes }
 }
 

@@ -382,6 +382,29 @@ fn score_means_the_expected_final_margin_in_every_strategy() {
 }
 
 #[test]
+fn greedy_multipv_reports_its_best_moves_in_its_order() {
+    for pos in mid_game_positions().iter().take(6) {
+        let legal = pos.movegen().legal_count() as usize;
+        let (out, infos) = search_limits(pos, &Limits::default(), Strategy::Greedy, 5);
+        assert_eq!(infos.len(), legal.min(5));
+        assert_eq!(infos[0].pv[0], out.best);
+        let (single, _) = search_limits(pos, &Limits::default(), Strategy::Greedy, 1);
+        assert_eq!(single.best, out.best, "the first of the ranking is the greedy move");
+        let gains: Vec<i64> = infos
+            .iter()
+            .map(|i| {
+                let mut after = pos.clone();
+                let me = pos.rules().sheet_of_seat(pos.to_move());
+                after.play(&i.pv[0]).unwrap();
+                after.standings()[me].total - pos.standings()[me].total
+            })
+            .collect();
+        assert!(gains.windows(2).all(|w| w[0] >= w[1]), "{gains:?}");
+        assert_eq!(gains[0], brute_force_best_gain(pos));
+    }
+}
+
+#[test]
 fn winprob_comes_with_the_playouts_and_only_with_them() {
     let pos = &mid_game_positions()[0];
     let limits = Limits { depth: Some(3), nodes: Some(200_000), ..Limits::default() };
