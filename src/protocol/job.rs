@@ -109,6 +109,7 @@ fn go(
         nodes: args.nodes,
         depth: args.depth,
         infinite: args.infinite,
+        ..Limits::default()
     };
     // The search keeps its own clock (a time limit raises its own stop flag, never this one).
     let mut pace = InfoPace::new(options.search_options().multipv);

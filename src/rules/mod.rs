@@ -4,6 +4,7 @@
 mod board;
 mod error;
 mod game;
+mod game_length;
 mod geometry;
 mod movegen;
 mod moves;

@@ -16,30 +16,6 @@ const DICE_RATES: [f64; 4] = [0.36, 0.36, 0.53, 0.40];
 /// The mean factor of a dice mark (`2x` or `4x`).
 const DICE_MARK_FACTOR: f64 = 2.15;
 
-/// Game turns still to be played from this position, as the evaluation guesses them.
-pub(crate) fn game_turns_left(pos: &Position) -> f64 {
-    let rules = pos.rules();
-    let by_material = match rules.variant {
-        Variant::Classic => (pos.bag().len() as f64 / 2.0).ceil(),
-        Variant::Dice | Variant::Kids => {
-            let board = pos.board();
-            // Greedy games end with about 37% of the cells still empty.
-            let cells = board.geometry().cells();
-            let empty = cells.iter().filter(|&&c| board.is_empty_cell(c)).count();
-            ((empty as f64 - 0.37 * cells.len() as f64) / 2.0).max(1.0)
-        }
-    };
-    if pos.is_over() {
-        return 0.0;
-    }
-    if rules.rounds > 0 {
-        let total = f64::from(rules.rounds) * f64::from(rules.players);
-        let played = f64::from(pos.turn()) - 1.0;
-        return by_material.min((total - played).max(0.0));
-    }
-    by_material
-}
-
 /// The turns each sheet's seats still have, out of `game` turns starting with the player to move.
 fn sheet_turns(pos: &Position, game: f64) -> Vec<f64> {
     let rules = pos.rules();
@@ -143,7 +119,7 @@ fn poisson_tails(lambda: f64) -> Vec<f64> {
 /// The equity of every sheet.
 pub(crate) fn equities(pos: &Position) -> Vec<f64> {
     let rules = pos.rules();
-    let game = game_turns_left(pos);
+    let game = pos.turns_left_estimate();
     let turns = sheet_turns(pos, game);
     let hand_weight = if game <= f64::from(rules.players) { 1.0 } else { 0.3 };
     pos.sheets()
@@ -168,7 +144,7 @@ pub(crate) fn equities(pos: &Position) -> Vec<f64> {
 /// actually brought.
 pub(crate) fn turn_worth(pos: &Position) -> Vec<f64> {
     let rules = pos.rules();
-    let turns = sheet_turns(pos, game_turns_left(pos));
+    let turns = sheet_turns(pos, pos.turns_left_estimate());
     pos.sheets()
         .iter()
         .enumerate()

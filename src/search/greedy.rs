@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use crate::rules::{Placement, Position};
 
 use super::open_points::open_points;
-use super::scan::{for_each_scored, gain_of, MOVE_CAP};
+use super::scan::{for_each_scored, gain_of, Choices, MOVE_CAP};
 
 /// A move as the greedy player sees it.
 #[derive(Clone, Debug)]
@@ -22,15 +22,19 @@ pub(crate) struct Scored {
 /// The greedy move for the player to move. `None` only when the generator yields nothing at all
 /// (never in a place phase).
 pub(crate) fn greedy(pos: &Position, stop: &AtomicBool) -> Option<Scored> {
-    greedy_counted(pos, stop).0
+    greedy_counted(pos, Choices::All, stop).0
 }
 
-/// [`greedy`], with the number of moves it looked at.
-pub(crate) fn greedy_counted(pos: &Position, stop: &AtomicBool) -> (Option<Scored>, u64) {
+/// [`greedy`] among `choices`, with the number of moves it looked at.
+pub(crate) fn greedy_counted(
+    pos: &Position,
+    choices: Choices<'_>,
+    stop: &AtomicBool,
+) -> (Option<Scored>, u64) {
     let rules = pos.rules();
     let sheet = &pos.sheets()[rules.sheet_of_seat(pos.to_move())];
     let mut best: Option<Scored> = None;
-    let seen = for_each_scored(pos, stop, MOVE_CAP, &mut |board, placements, score| {
+    let seen = for_each_scored(pos, choices, stop, MOVE_CAP, &mut |board, placements, score| {
         let gain = gain_of(rules, sheet, score, placements);
         let better = match &best {
             None => true,
@@ -44,4 +48,36 @@ pub(crate) fn greedy_counted(pos: &Position, stop: &AtomicBool) -> (Option<Score
         }
     });
     (best, seen)
+}
+
+/// The `k` best moves by greedy's order, best first (of equal moves, the first generated first),
+/// with the number of moves looked at: greedy's MultiPV. `k` <= 1 is [`greedy_counted`].
+pub(crate) fn greedy_ranked(
+    pos: &Position,
+    choices: Choices<'_>,
+    stop: &AtomicBool,
+    k: usize,
+) -> (Vec<Scored>, u64) {
+    if k <= 1 {
+        let (best, seen) = greedy_counted(pos, choices, stop);
+        return (best.into_iter().collect(), seen);
+    }
+    let rules = pos.rules();
+    let sheet = &pos.sheets()[rules.sheet_of_seat(pos.to_move())];
+    let key = |s: &Scored| (s.gain, std::cmp::Reverse(s.open));
+    let mut ranked: Vec<Scored> = Vec::with_capacity(k + 1);
+    let seen = for_each_scored(pos, choices, stop, MOVE_CAP, &mut |board, placements, score| {
+        let gain = gain_of(rules, sheet, score, placements);
+        if ranked.len() == k && ranked.last().is_some_and(|last| gain < last.gain) {
+            return;
+        }
+        let scored =
+            Scored { placements: placements.to_vec(), gain, open: open_points(rules, board, placements) };
+        let at = ranked.partition_point(|r| key(r) >= key(&scored));
+        if at < k {
+            ranked.insert(at, scored);
+            ranked.truncate(k);
+        }
+    });
+    (ranked, seen)
 }

@@ -19,6 +19,12 @@
 //!    the best; the value comes with its standard error. Alone, there are no playouts by default:
 //!    every simulated turn would be one's own, played by greedy.
 //!
+//! `go searchmoves` restricts the shortlist to the moves given; a lone move given goes through
+//! every stage, playouts included, for its value. The shortlist holds at least `MultiPV`
+//! candidates, so MultiPV reports min(k, legal moves) of them. Where playouts ran, a candidate
+//! also reports the share of its playouts won (`winprob`: margin > 0 at the playout's end by the
+//! evaluation, draws half).
+//!
 //! Values are margins over the best other sheet (one's own score alone). A sheet's value is its
 //! equity after the candidate; a simulated turn replaces one expected turn of the mover's sheet
 //! ([`turn_worth`]) with what the turn did to its standing.
@@ -42,10 +48,10 @@ use rand_chacha::ChaCha8Rng;
 use crate::rules::{Move, Placement, Position, Variant};
 
 use super::budget::Budget;
-use super::eval::{equities, final_margin, game_turns_left, margin, turn_worth};
+use super::eval::{equities, final_margin, margin, turn_worth};
 use super::greedy::greedy_counted;
 use super::open_points::open_points;
-use super::scan::{for_each_scored, gain_of};
+use super::scan::{for_each_scored, gain_of, Choices};
 use super::{Info, Limits, SearchOptions, SearchResult};
 
 /// How many candidates the static evaluation passes on.
@@ -78,9 +84,32 @@ struct Candidate {
     n: u64,
     sum: f64,
     sum_sq: f64,
+    /// Stage 3: the playouts won (a draw counts half).
+    wins: f64,
 }
 
 impl Candidate {
+    /// A move valued by the static evaluation, given every sheet's value before it and the
+    /// points it leaves open. Only the mover's sheet and hand change (the turn count hardly
+    /// changes the other sheets' outlook).
+    fn of(root: &Root, before: &[f64], placements: &[Placement], open: u32) -> Candidate {
+        let mut after = root.pos.clone();
+        after.play_unchecked(placements);
+        let mut values = before.to_vec();
+        values[root.me] = equities(&after)[root.me];
+        let static_value = margin(&values, root.me) - OPEN_WEIGHT * f64::from(open);
+        Candidate {
+            placements: placements.to_vec(),
+            values,
+            static_value,
+            next_turn: None,
+            n: 0,
+            sum: 0.0,
+            sum_sq: 0.0,
+            wins: 0.0,
+        }
+    }
+
     /// The ranking key: the deepest stage the candidate reached first (static, next turn,
     /// playouts), then its value there. Values of different stages are never compared: the
     /// playouts' corrections have an offset of their own (greedy's gains against the evaluation's
@@ -101,6 +130,11 @@ impl Candidate {
             Some(v) => v,
             None => self.static_value,
         }
+    }
+
+    /// The share of the playouts won, where playouts ran.
+    fn winprob(&self) -> Option<f64> {
+        (self.n > 0).then(|| self.wins / self.n as f64)
     }
 
     /// The standard error of [`Candidate::value`] (0 for an exact or static value).
@@ -126,13 +160,20 @@ struct Root {
     me: usize,
     /// What one turn of each sheet is worth on average ([`turn_worth`]).
     worth: Vec<f64>,
+    /// The moves to search (`go searchmoves`), when not all.
+    only: Option<Vec<Move>>,
 }
 
 impl Root {
-    fn new(pos: &Position) -> Root {
+    fn new(pos: &Position, only: Option<&[Move]>) -> Root {
         let me = pos.rules().sheet_of_seat(pos.to_move());
         let worth = turn_worth(pos);
-        Root { pos: pos.clone(), me, worth }
+        Root { pos: pos.clone(), me, worth, only: only.map(<[Move]>::to_vec) }
+    }
+
+    /// The moves the shortlist looks at.
+    fn choices(&self) -> Choices<'_> {
+        self.only.as_deref().map_or(Choices::All, Choices::Only)
     }
 }
 
@@ -168,7 +209,7 @@ impl Sim {
     fn greedy_reply(&mut self, root: &Root, drawn: &[u8], stop: &AtomicBool) -> Option<u64> {
         let rules = self.pos.rules();
         let sheet = rules.sheet_of_seat(self.pos.to_move());
-        let (reply, seen) = greedy_counted(&self.pos, stop);
+        let (reply, seen) = greedy_counted(&self.pos, Choices::All, stop);
         let reply = reply?;
         // Greedy's gain counts the pips it places, the drawn tiles having cost theirs.
         let drawn_pips: i64 =
@@ -198,35 +239,20 @@ impl Sim {
 fn shortlist(root: &Root, size: usize, stop: &AtomicBool) -> (Vec<Candidate>, u64) {
     let pos = &root.pos;
     let rules = pos.rules();
-    let me = root.me;
-    let sheet = &pos.sheets()[me];
+    let sheet = &pos.sheets()[root.me];
     let before: Vec<f64> = equities(pos);
     let mut all: Vec<Candidate> = Vec::new();
     // The greedy move, found in the same scan: (gain, points left open, index in `all`).
     let mut greedy: Option<(i64, u32, usize)> = None;
-    let scanned = for_each_scored(pos, stop, SHORTLIST_SCAN, &mut |board, placements, score| {
-        // Only the mover's sheet and hand change (the turn count hardly changes the other
-        // sheets' outlook).
-        let mut after = pos.clone();
-        after.play_unchecked(placements);
-        let mut values = before.clone();
-        values[me] = equities(&after)[me];
-        let open = open_points(rules, board, placements);
-        let gain = gain_of(rules, sheet, score, placements);
-        if greedy.is_none_or(|(g, o, _)| (gain, std::cmp::Reverse(open)) > (g, std::cmp::Reverse(o))) {
-            greedy = Some((gain, open, all.len()));
-        }
-        let static_value = margin(&values, me) - OPEN_WEIGHT * f64::from(open);
-        all.push(Candidate {
-            placements: placements.to_vec(),
-            values,
-            static_value,
-            next_turn: None,
-            n: 0,
-            sum: 0.0,
-            sum_sq: 0.0,
+    let scanned =
+        for_each_scored(pos, root.choices(), stop, SHORTLIST_SCAN, &mut |board, placements, score| {
+            let open = open_points(rules, board, placements);
+            let gain = gain_of(rules, sheet, score, placements);
+            if greedy.is_none_or(|(g, o, _)| (gain, std::cmp::Reverse(open)) > (g, std::cmp::Reverse(o))) {
+                greedy = Some((gain, open, all.len()));
+            }
+            all.push(Candidate::of(root, &before, placements, open));
         });
-    });
     let greedy_move = greedy.map(|(_, _, i)| all[i].placements.clone());
     all.sort_by(|a, b| b.static_value.total_cmp(&a.static_value));
     let greedy_index = greedy_move.and_then(|g| all.iter().position(|c| c.placements == g));
@@ -234,6 +260,18 @@ fn shortlist(root: &Root, size: usize, stop: &AtomicBool) -> (Vec<Candidate>, u6
     all.truncate(size - usize::from(kept_greedy.is_some()));
     all.extend(kept_greedy);
     (all, scanned)
+}
+
+/// The static value of one move for the player to move ([`Candidate::static_value`]): what the
+/// random and greedy strategies report, so that `score` means the same in every strategy.
+pub(crate) fn static_value(pos: &Position, placements: &[Placement]) -> f64 {
+    let root = Root::new(pos, None);
+    let mut after = pos.board().clone();
+    for p in placements {
+        after.place(p.cell, p.value);
+    }
+    let open = open_points(pos.rules(), &after, placements);
+    Candidate::of(&root, &equities(pos), placements, open).static_value
 }
 
 /// Stage 2 for one candidate: the expected margin after the next player's greedy reply, over
@@ -259,6 +297,8 @@ fn next_turn(root: &Root, cand: &Candidate, budget: &Budget<'_>) -> Option<f64> 
 struct Playout {
     /// How much the turns after the first changed the margin.
     correction: f64,
+    /// 1 when the margin at its end is positive, 0.5 when it is 0, else 0.
+    won: f64,
     /// How many turns it simulated: none when the game ends with the candidate.
     turns: u32,
 }
@@ -289,8 +329,14 @@ fn playout(
         turns += 1;
         first.get_or_insert(sim.margin(root.me));
     }
-    let first = first.unwrap_or_else(|| sim.margin(root.me));
-    Some(Playout { correction: sim.margin(root.me) - first, turns })
+    let end = sim.margin(root.me);
+    let first = first.unwrap_or(end);
+    let won = match end.total_cmp(&0.0) {
+        std::cmp::Ordering::Greater => 1.0,
+        std::cmp::Ordering::Equal => 0.5,
+        std::cmp::Ordering::Less => 0.0,
+    };
+    Some(Playout { correction: end - first, won, turns })
 }
 
 /// The playouts' length in turns after the candidate (0: none). `go depth <d>` asks for `d`
@@ -308,7 +354,7 @@ fn playout_depth(pos: &Position, limits: &Limits) -> u32 {
     if depth < 2 {
         return 0;
     }
-    let left = game_turns_left(pos).ceil() as u32;
+    let left = pos.turns_left_estimate().ceil() as u32;
     if left <= 2 * depth {
         depth.max(left + 2)
     } else {
@@ -322,13 +368,14 @@ pub(crate) fn search(
     pos: &Position,
     limits: &Limits,
     options: &SearchOptions,
+    only: Option<&[Move]>,
     budget: &Budget<'_>,
     on_info: &mut dyn FnMut(&Info),
 ) -> Option<SearchResult> {
-    let root = Root::new(pos);
+    let root = Root::new(pos, only);
     let threads = options.threads.max(1);
     let multipv = options.multipv.max(1);
-    let mut cands = shortlist_stage(&root, budget)?;
+    let mut cands = shortlist_stage(&root, multipv, budget)?;
     report(&cands, multipv, 0, budget, on_info);
     if limits.depth != Some(0) {
         next_turn_stage(&root, &mut cands, threads, budget);
@@ -337,7 +384,9 @@ pub(crate) fn search(
     let depth = playout_depth(pos, limits);
     let seed = options.seed ^ u64::from(pos.turn()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     if depth > 1 {
-        playout_stage(&root, &mut cands, Playouts { depth, seed, multipv, threads }, budget, on_info);
+        // A lone legal move is played at once; a lone move asked for is searched for its value.
+        let lone = only.is_some();
+        playout_stage(&root, &mut cands, Playouts { depth, seed, multipv, threads, lone }, budget, on_info);
     }
     log::debug!("search: {} nodes", budget.nodes());
     let best = &cands[0];
@@ -348,9 +397,10 @@ pub(crate) fn search(
     })
 }
 
-/// Stage 1: the shortlist, counted in the budget; `None` when there is no move at all.
-fn shortlist_stage(root: &Root, budget: &Budget<'_>) -> Option<Vec<Candidate>> {
-    let (cands, scanned) = shortlist(root, SHORTLIST, budget.stop_flag());
+/// Stage 1: the shortlist, long enough for `multipv` candidates, counted in the budget; `None`
+/// when there is no move at all.
+fn shortlist_stage(root: &Root, multipv: usize, budget: &Budget<'_>) -> Option<Vec<Candidate>> {
+    let (cands, scanned) = shortlist(root, SHORTLIST.max(multipv), budget.stop_flag());
     budget.spend(scanned);
     (!cands.is_empty()).then_some(cands)
 }
@@ -381,6 +431,8 @@ struct Playouts {
     /// Candidates to report, and the fewest the halving keeps (at least 2).
     multipv: usize,
     threads: usize,
+    /// Whether a lone candidate is played out too (`go searchmoves` with one move).
+    lone: bool,
 }
 
 /// Stage 3: playouts of the best few that stage 2 valued, in rounds, halving the survivors after
@@ -397,18 +449,20 @@ fn playout_stage(
         (0..cands.len()).filter(|&c| cands[c].next_turn.is_some()).take(PLAYOUT_STAGE.max(floor)).collect();
     let mut per_round = FIRST_ROUND;
     let mut next_j = 0u64;
-    while survivors.len() > 1 && !budget.exhausted() {
+    let least = if how.lone { 1 } else { 2 };
+    while survivors.len() >= least && !budget.exhausted() {
         let tasks: Vec<(usize, u64)> =
             (next_j..next_j + per_round).flat_map(|j| survivors.iter().map(move |&c| (c, j))).collect();
         let results =
             parallel(&tasks, how.threads, |&(c, j)| playout(root, &cands[c], how.depth, how.seed, j, budget));
         let mut turns = 0u64;
         for (&(c, _), r) in tasks.iter().zip(results) {
-            if let Some(Playout { correction: v, turns: t }) = r {
+            if let Some(Playout { correction: v, won, turns: t }) = r {
                 let cand = &mut cands[c];
                 cand.n += 1;
                 cand.sum += v;
                 cand.sum_sq += v * v;
+                cand.wins += won;
                 turns += u64::from(t);
             }
         }
@@ -491,6 +545,7 @@ fn report(
             multipv: rank + 1,
             score: cand.value(),
             std_error: cand.std_error(),
+            winprob: cand.winprob(),
             samples: cand.n,
             pv: vec![Move::new(cand.placements.clone())],
         });
@@ -502,7 +557,8 @@ mod tests {
     use super::*;
     use crate::search::{bench_positions, greedy_choice};
 
-    static UNLIMITED: Limits = Limits { movetime: None, nodes: None, depth: None, infinite: true };
+    static UNLIMITED: Limits =
+        Limits { movetime: None, nodes: None, depth: None, infinite: true, clock: None, searchmoves: None };
 
     /// Stage 2's value of a candidate, recomputed through the rules core: for every draw it lists,
     /// the next player plays the greedy move, and their sheet's value moves by the change of their
@@ -510,10 +566,10 @@ mod tests {
     #[test]
     fn next_turn_is_the_expected_standing_change_of_the_greedy_reply() {
         let stop = AtomicBool::new(false);
-        let budget = Budget::new(&UNLIMITED, &stop);
+        let budget = Budget::new(&UNLIMITED, None, &stop);
         let mut checked = 0;
         for pos in bench_positions() {
-            let root = Root::new(&pos);
+            let root = Root::new(&pos, None);
             let (cands, _) = shortlist(&root, 3, &stop);
             for cand in &cands {
                 let mut after = pos.clone();
@@ -549,9 +605,9 @@ mod tests {
     #[test]
     fn next_turn_lies_between_the_best_and_worst_draw() {
         let stop = AtomicBool::new(false);
-        let budget = Budget::new(&UNLIMITED, &stop);
+        let budget = Budget::new(&UNLIMITED, None, &stop);
         for pos in bench_positions() {
-            let root = Root::new(&pos);
+            let root = Root::new(&pos, None);
             let (cands, _) = shortlist(&root, 2, &stop);
             let after = Sim::after(&root, &cands[0]);
             if after.pos.is_over() {

@@ -4,7 +4,16 @@
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::rules::{Board, MoveScore, Placement, Position, Rules, Sheet, Variant};
+use crate::rules::{Board, Move, MoveScore, Placement, Position, Rules, Sheet, Variant};
+
+/// The moves a strategy chooses among at the root.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum Choices<'a> {
+    /// Every legal move.
+    All,
+    /// Only these legal moves (`go searchmoves`); never empty.
+    Only(&'a [Move]),
+}
 
 /// The pips of the placements (classic: what a move takes off the minus points of the hand).
 pub(crate) fn pips(rules: &Rules, placements: &[Placement]) -> i64 {
@@ -26,10 +35,11 @@ pub(crate) fn gain_of(rules: &Rules, sheet: &Sheet, score: &MoveScore, placement
 /// generator yields rather than never answering.
 pub(crate) const MOVE_CAP: u64 = 200_000;
 
-/// Visits the legal moves (at most `cap`) with the board after each and its score; `pass`
-/// too when it is the only legal move. Returns how many it visited.
+/// Visits the legal moves among `choices` (at most `cap`) with the board after each and its
+/// score; `pass` too when it is the only legal move. Returns how many it visited.
 pub(crate) fn for_each_scored(
     pos: &Position,
+    choices: Choices<'_>,
     stop: &AtomicBool,
     cap: u64,
     visit: &mut dyn FnMut(&Board, &[Placement], &MoveScore),
@@ -38,7 +48,7 @@ pub(crate) fn for_each_scored(
     let start = pos.board().count() == 0;
     let mut board = pos.board().clone();
     let mut seen = 0u64;
-    let _ = pos.movegen().with_soft_stop(stop).for_each_legal(&mut |placements| {
+    let mut each = |placements: &[Placement]| {
         for p in placements {
             board.place(p.cell, p.value);
         }
@@ -53,6 +63,18 @@ pub(crate) fn for_each_scored(
             return ControlFlow::Break(());
         }
         ControlFlow::Continue(())
-    });
+    };
+    match choices {
+        Choices::All => {
+            let _ = pos.movegen().with_soft_stop(stop).for_each_legal(&mut each);
+        }
+        Choices::Only(moves) => {
+            for mv in moves {
+                if each(mv.placements()).is_break() {
+                    break;
+                }
+            }
+        }
+    }
     seen
 }
