@@ -3,6 +3,7 @@
 //! [`Job`], which the session ([`super::session`]) runs.
 
 use std::fmt::Display;
+use std::time::Duration;
 
 use log::warn;
 use rand::SeedableRng;
@@ -12,6 +13,7 @@ use crate::rules::{
     Cell, DrawError, Game, Geometry, Move, MoveError, MoveScore, NotationError, Phase, Placement, Position,
     Rules, SetupError, Variant,
 };
+use crate::search::{Clock, Limits};
 
 use super::command::{Command, GoArgs, Id, NewGameArgs, PositionArgs, RawMove, RawPlacement, Token};
 use super::job::Job;
@@ -137,6 +139,40 @@ fn move_score(position: &Position, score: &MoveScore) -> Payload {
     Payload::MoveScore { points: score.points(rules), crosses: score.reported_crosses(rules) }
 }
 
+/// The limits of a `go`: its clock, and its `searchmoves` read and checked against the position.
+fn limits_of(position: &Position, args: GoArgs) -> Result<Limits, Failure> {
+    let clock = match (args.time, args.inc, args.movestogo) {
+        (Some(left), inc, movestogo) => Some(Clock {
+            left: Duration::from_millis(left),
+            inc: Duration::from_millis(inc.unwrap_or(0)),
+            movestogo,
+        }),
+        (None, None, None) => None,
+        (None, ..) => {
+            return Err(Failure::new(ErrorCode::InvalidArgument, "inc and movestogo go with time <ms>"));
+        }
+    };
+    if args.movestogo == Some(0) {
+        return Err(Failure::new(ErrorCode::InvalidArgument, "movestogo is at least 1"));
+    }
+    let mut searchmoves = Vec::new();
+    for raw in &args.searchmoves {
+        let mv = move_of(position, raw)?;
+        position
+            .check(&mv)
+            .map_err(|e| Failure::new(ErrorCode::IllegalMove, format!("searchmoves {mv}: {e}")))?;
+        searchmoves.push(mv);
+    }
+    Ok(Limits {
+        movetime: args.movetime.map(Duration::from_millis),
+        nodes: args.nodes,
+        depth: args.depth,
+        infinite: args.infinite,
+        clock,
+        searchmoves: (!searchmoves.is_empty()).then_some(searchmoves),
+    })
+}
+
 /// A hand as the `draw` payload: values joined by single spaces, `-` when empty.
 fn hand_payload(position: &Position) -> String {
     let values: Vec<String> = position.hand_to_move().values().map(|v| v.to_string()).collect();
@@ -258,7 +294,7 @@ impl Engine {
         match position.phase() {
             Phase::Over => Err(Failure::new(ErrorCode::GameOver, "the game is over")),
             Phase::Draw => Err(fail(ErrorCode::IllegalMove, MoveError::DrawDue)),
-            Phase::Place => Ok(Job::go(id, position.clone(), args, self.options)),
+            Phase::Place => Ok(Job::go(id, position.clone(), limits_of(position, args)?, self.options)),
         }
     }
 

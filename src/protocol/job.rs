@@ -9,7 +9,7 @@ use std::ops::ControlFlow;
 use crate::rules::{Move, Placement, Position};
 use crate::search::{self, Info, Limits};
 
-use super::command::{GoArgs, Id};
+use super::command::Id;
 use super::options::EngineOptions;
 use super::response::{ErrorCode, Failure, Payload, Response};
 use super::session::Lane;
@@ -23,7 +23,7 @@ pub struct Job {
 
 #[derive(Debug)]
 enum JobKind {
-    Go { position: Box<Position>, args: GoArgs, options: EngineOptions },
+    Go { position: Box<Position>, limits: Limits, options: EngineOptions },
     Bench,
     Perft { position: Box<Position>, depth: u32 },
     Legal { position: Box<Position>, count: bool },
@@ -32,8 +32,8 @@ enum JobKind {
 
 impl Job {
     /// A `go` on a copy of the position.
-    pub fn go(id: Option<Id>, position: Position, args: GoArgs, options: EngineOptions) -> Job {
-        Job { id, kind: JobKind::Go { position: Box::new(position), args, options } }
+    pub fn go(id: Option<Id>, position: Position, limits: Limits, options: EngineOptions) -> Job {
+        Job { id, kind: JobKind::Go { position: Box::new(position), limits, options } }
     }
 
     /// A `bench`.
@@ -74,14 +74,14 @@ impl Job {
 
     /// Whether the job runs until `stop` (`go infinite`).
     pub fn is_infinite(&self) -> bool {
-        matches!(&self.kind, JobKind::Go { args, .. } if args.infinite)
+        matches!(&self.kind, JobKind::Go { limits, .. } if limits.infinite)
     }
 
     /// Runs the job to its end or until `stop` is set; `info` receives each progress report.
     /// Returns the response of the command that started it.
     pub fn run(self, stop: &AtomicBool, info: &mut dyn FnMut(Info)) -> Response {
         let result = match self.kind {
-            JobKind::Go { position, args, options } => go(&position, args, options, stop, info),
+            JobKind::Go { position, limits, options } => go(&position, &limits, options, stop, info),
             JobKind::Bench => Ok(bench()),
             JobKind::Legal { position, count } => Ok(legal(&position, count, stop)),
             JobKind::Next { position, partial } => match position.extensions(&partial, stop) {
@@ -99,28 +99,21 @@ impl Job {
 
 fn go(
     position: &Position,
-    args: GoArgs,
+    limits: &Limits,
     options: EngineOptions,
     stop: &AtomicBool,
     info: &mut dyn FnMut(Info),
 ) -> Result<Payload, Failure> {
-    let limits = Limits {
-        movetime: args.movetime.map(Duration::from_millis),
-        nodes: args.nodes,
-        depth: args.depth,
-        infinite: args.infinite,
-        ..Limits::default()
-    };
     // The search keeps its own clock (a time limit raises its own stop flag, never this one).
     let mut pace = InfoPace::new(options.search_options().multipv);
     let outcome =
-        search::run(position, &limits, &options.search_options(), stop, &mut |i: &Info| pace.offer(i, info));
+        search::run(position, limits, &options.search_options(), stop, &mut |i: &Info| pace.offer(i, info));
     pace.flush(info);
     let Some(outcome) = outcome else {
         return Err(Failure::new(ErrorCode::Internal, "the search found no move to make"));
     };
     // `infinite` promises no bestmove before `stop`, even when the search ends sooner.
-    if args.infinite {
+    if limits.infinite {
         while !stop.load(Ordering::Relaxed) {
             std::thread::sleep(Duration::from_millis(1));
         }

@@ -174,9 +174,9 @@ impl Response {
     }
 }
 
-/// A progress line of `go`: `info depth <d> multipv <k> score <s> [stderr <e> samples <n>] nodes
-/// <n> nps <n> time <ms> pv <moves>`; `stderr` and `samples` only for a score that playouts
-/// sampled. Written with its line break.
+/// A progress line of `go`: `info depth <d> multipv <k> score <s> [stderr <e> samples <n>]
+/// [winprob <p>] nodes <n> nps <n> time <ms> pv <moves>`; `stderr`, `samples` and `winprob` only
+/// for a score that playouts sampled. Written with its line break.
 pub struct InfoLine<'a>(pub &'a Info);
 
 impl fmt::Display for InfoLine<'_> {
@@ -185,6 +185,9 @@ impl fmt::Display for InfoLine<'_> {
         write!(f, "info depth {} multipv {} score {:.2}", i.depth, i.multipv, i.score)?;
         if i.samples > 0 {
             write!(f, " stderr {:.2} samples {}", i.std_error, i.samples)?;
+        }
+        if let Some(p) = i.winprob {
+            write!(f, " winprob {p:.3}")?;
         }
         write!(f, " nodes {} nps {} time {} pv", i.nodes, i.nps, i.time_ms)?;
         for mv in &i.pv {
