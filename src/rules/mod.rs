@@ -13,6 +13,7 @@ mod position;
 mod scoring;
 mod setup;
 mod sheet;
+mod status;
 mod tiles;
 
 pub use board::{Axis, Board};
@@ -27,4 +28,5 @@ pub use position::{Phase, Position, Standing};
 pub use scoring::MoveScore;
 pub use setup::MAX_TURN;
 pub use sheet::{Mark, Sheet};
+pub use status::{End, EndReason, Ranked, Status};
 pub use tiles::Tiles;
