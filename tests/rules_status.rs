@@ -67,28 +67,31 @@ fn anyone_can_place(pos: &Position) -> bool {
     }
 }
 
+/// A variant, a player count and rule options.
+type Setup = (Variant, u8, &'static [(&'static str, &'static str)]);
+
 /// Over whole random games of every variant, player count, teams and rounds: the status says
 /// the phase, turn and seat of the position, `due` is what the next draw actually takes, and at
 /// the end the reason matches how the game ended and the ranking orders the standings.
 #[test]
 fn status_agrees_with_the_rules_core_over_whole_games() {
-    let setups: Vec<(Variant, u8, Vec<(&str, &str)>)> = vec![
-        (Variant::Classic, 1, vec![]),
-        (Variant::Classic, 2, vec![]),
-        (Variant::Classic, 3, vec![("rules", "cz3")]),
-        (Variant::Classic, 2, vec![("rules", "cz4")]),
-        (Variant::Classic, 4, vec![("teams", "on")]),
-        (Variant::Classic, 2, vec![("rounds", "5")]),
-        (Variant::Dice, 1, vec![("size", "5")]),
-        (Variant::Dice, 2, vec![]),
-        (Variant::Dice, 3, vec![("rounds", "2"), ("must_place", "maximal")]),
-        (Variant::Kids, 2, vec![]),
-        (Variant::Kids, 4, vec![("scoring", "dots")]),
-        (Variant::Kids, 3, vec![("rounds", "3")]),
+    let setups: [Setup; 12] = [
+        (Variant::Classic, 1, &[]),
+        (Variant::Classic, 2, &[]),
+        (Variant::Classic, 3, &[("rules", "cz3")]),
+        (Variant::Classic, 2, &[("rules", "cz4")]),
+        (Variant::Classic, 4, &[("teams", "on")]),
+        (Variant::Classic, 2, &[("rounds", "5")]),
+        (Variant::Dice, 1, &[("size", "5")]),
+        (Variant::Dice, 2, &[]),
+        (Variant::Dice, 3, &[("rounds", "2"), ("must_place", "maximal")]),
+        (Variant::Kids, 2, &[]),
+        (Variant::Kids, 4, &[("scoring", "dots")]),
+        (Variant::Kids, 3, &[("rounds", "3")]),
     ];
     for (variant, players, options) in setups {
         for seed in 0..4 {
-            let rules = rules(variant, players, &options);
+            let rules = rules(variant, players, options);
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             let mut game = Game::new(rules.clone());
             let mut last_largest = 2;
