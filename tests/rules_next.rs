@@ -135,3 +135,47 @@ proptest! {
         }
     }
 }
+
+/// A kept hand of five tiles takes the witness search first under `maximal` (a small move per
+/// candidate placement): it agrees with the legal moves too, as does the sweep under `maximum`.
+#[test]
+fn a_kept_hand_of_five_agrees_with_the_legal_moves() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    for options in ["", "rules=cz3", "rules=cz4"] {
+        let pos = classic("5@h8,6@h9,1@i8,2@g8,1@j8", &["11223", "-"], options);
+        let legal = pos.movegen().legal_moves();
+        assert_agrees(&pos, &legal, &[]);
+        for _ in 0..12 {
+            let partial = random_partial(&pos, &legal, &mut rng);
+            assert_agrees(&pos, &legal, &partial);
+        }
+    }
+}
+
+/// A hand of 26 kept tiles on a crowded board (moves by the billions): raising the stop flag ends
+/// `next` at once, with what it found so far marked `stopped`.
+#[test]
+fn a_huge_kept_hand_stops_at_once_when_told() {
+    let board = "6@b2,1@c2,6@c3,6@d3,1@f3,6@d4,3@e4,1@f4,2@g4,3@a5,2@b5,5@c5,5@e5,4@f5,3@g5,\
+                 5@a6,4@b6,1@d6,4@e6,6@f6,1@g6,1@a7,5@b7,2@c7,4@d7,1@g7,6@h7,5@i7,6@c8,2@d8,2@f8,\
+                 1@g8,5@h8,4@i8";
+    for options in ["", "rules=cz3"] {
+        let pos = classic(board, &["11223344556612233445566123", "-"], options);
+        let stop = AtomicBool::new(false);
+        let started = std::time::Instant::now();
+        let got = std::thread::scope(|s| {
+            let worker = s.spawn(|| pos.extensions(&[], &stop));
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            let raised = std::time::Instant::now();
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            let got = worker.join().expect("no panic");
+            (got, raised.elapsed())
+        });
+        let (got, after_stop) = got;
+        let got = got.expect("a move is due");
+        eprintln!("{options}: {:?} after {:?}, {} found", got.complete, started.elapsed(), got.next.len());
+        assert!(after_stop < std::time::Duration::from_millis(100), "{after_stop:?}");
+        assert!(got.stopped || got.complete.is_some());
+        assert_eq!(got.complete.is_none(), got.stopped && got.complete.is_none());
+    }
+}

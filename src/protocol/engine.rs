@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::rules::{
     Cell, DrawError, Game, Geometry, Move, MoveError, MoveScore, NotationError, Phase, Placement, Position,
-    Rules, SetupError, Variant,
+    Rules, SetupError, Status, Variant,
 };
 use crate::search::{Clock, Limits};
 
@@ -171,6 +171,25 @@ fn limits_of(position: &Position, args: GoArgs) -> Result<Limits, Failure> {
         clock,
         searchmoves: (!searchmoves.is_empty()).then_some(searchmoves),
     })
+}
+
+/// The `status` payload: `phase ... turn ... tomove ... due ...`, and at the end `end <reason>`
+/// and the ranking, `rank <r> player <n> total <t>` a line (`team <n>` with teams).
+fn status_payload(status: &Status) -> String {
+    let mut lines = vec![format!(
+        "phase {} turn {} tomove {} due {}",
+        status.phase.name(),
+        status.turn,
+        status.to_move + 1,
+        status.due
+    )];
+    if let Some(end) = &status.end {
+        lines.push(format!("end {}", end.reason.name()));
+        lines.extend(end.ranking.iter().map(|r| {
+            format!("rank {} {} {} total {}", r.rank, r.standing.label, r.standing.number, r.standing.total)
+        }));
+    }
+    lines.join("\n")
 }
 
 /// A hand as the `draw` payload: values joined by single spaces, `-` when empty.
@@ -367,7 +386,7 @@ impl Engine {
                 text(String::new())
             }
             Command::Variants => text(Engine::variants()),
-            Command::Status => Err(Failure::new(ErrorCode::Internal, "TODO-MERGE")),
+            Command::Status => text(status_payload(&self.game.position().status())),
             Command::Go(_)
             | Command::Bench
             | Command::Perft(_)

@@ -14,6 +14,7 @@ mod position;
 mod position_line;
 mod scoring;
 mod sheet;
+mod status;
 mod tiles;
 
 pub use board::{Axis, Board};
@@ -31,4 +32,5 @@ pub use position::{Phase, Position, Standing};
 pub use position_line::MAX_TURN;
 pub use scoring::{run_points, MoveScore};
 pub use sheet::{Mark, Sheet, SheetRow};
+pub use status::{End, EndReason, Ranked, Status};
 pub use tiles::Tiles;

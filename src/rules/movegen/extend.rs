@@ -6,9 +6,10 @@
 //! every superset of the partial set that could be a move is reached once. A superset counts when
 //! it is valid (every tile reachable from the board, double cells fine) and of the right size:
 //! exactly the largest valid size under `must_place=maximum`, any size under `maximal` (a valid
-//! set always grows into a maximal one, which then holds the partial set too). Small hands sweep
-//! every superset once; larger ones look, candidate by candidate, for one witness move and stop
-//! at the first, so that a huge kept hand yields placements early and can be stopped.
+//! set always grows into a maximal one, which then holds the partial set too). Small hands, and
+//! every hand under `maximum`, sweep every superset once; large hands under `maximal` first look,
+//! candidate by candidate, for a small witness move (up to two tiles more), which finds most
+//! placements of a huge kept hand at once, and sweep only if some candidate is left unsettled.
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,8 +24,12 @@ use crate::rules::position::Position;
 use crate::rules::tiles::VALUES;
 
 /// Hands of at most this many tiles left beside the partial set are swept whole; larger ones are
-/// searched for a witness per candidate placement.
+/// searched for small witnesses per candidate placement first under `must_place=maximal`, then
+/// swept. (Under `maximum` every witness must have the largest size: no cheap first pass.)
 const SWEEP_UP_TO: usize = 4;
+
+/// How many tiles beyond a candidate placement its witness search takes before the sweep.
+const WITNESS_EXTRA: usize = 2;
 
 /// What can become of a partial move: the answer of `next`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,8 +77,12 @@ impl MoveGen<'_> {
     /// # Errors
     /// As [`Position::extensions`], the phase apart.
     pub fn extensions(&mut self, partial: &[Placement]) -> Result<Extensions, MoveError> {
-        let strategy =
-            if self.hand.len() <= partial.len() + SWEEP_UP_TO { Strategy::Sweep } else { Strategy::Witness };
+        let small = self.hand.len() <= partial.len() + SWEEP_UP_TO;
+        let strategy = if small || self.rules.must_place == MustPlace::Maximum {
+            Strategy::Sweep
+        } else {
+            Strategy::Witness
+        };
         self.extensions_by(partial, strategy)
     }
 
@@ -112,7 +121,12 @@ impl MoveGen<'_> {
         if runs_fine && total > n {
             match strategy {
                 Strategy::Sweep => self.sweep(total, maximum, rooted, &mut covered),
-                Strategy::Witness => self.witnesses(total, maximum, rooted, &mut covered),
+                Strategy::Witness => {
+                    let settled = self.witnesses(total, maximum, rooted, &mut covered);
+                    if !settled && !self.stopped() {
+                        self.sweep(total, maximum, rooted, &mut covered);
+                    }
+                }
             }
         }
         let next: Vec<Placement> = self
@@ -232,11 +246,22 @@ impl MoveGen<'_> {
     /// A counted superset of the current set (the set itself included), if any; `None` also when
     /// stopped.
     fn witness(&mut self, total: usize, exact: bool, rooted: bool) -> Option<Vec<Placement>> {
+        self.witness_within(total, total, exact, rooted)
+    }
+
+    /// [`MoveGen::witness`] among the supersets of at most `bound` tiles.
+    fn witness_within(
+        &mut self,
+        bound: usize,
+        total: usize,
+        exact: bool,
+        rooted: bool,
+    ) -> Option<Vec<Placement>> {
         if !self.placed.is_empty() && self.counts(total, exact, rooted) {
             return Some(self.placed.clone());
         }
         let mut found = None;
-        let _ = self.enumerate(0, total, &mut |g| {
+        let _ = self.enumerate(0, bound, &mut |g| {
             if g.counts(total, exact, rooted) {
                 found = Some(g.placed.clone());
                 return ControlFlow::Break(());
@@ -246,36 +271,49 @@ impl MoveGen<'_> {
         found
     }
 
-    /// For every placement that may join the current set and is not yet marked, looks for one
-    /// counted superset holding it, and marks every placement of the superset found.
-    fn witnesses(&mut self, total: usize, exact: bool, rooted: bool, covered: &mut [bool]) {
+    /// For every placement that may join the current set and is not yet marked, looks for a
+    /// counted superset holding it with at most [`WITNESS_EXTRA`] more tiles, smallest first, and
+    /// marks every placement of the superset found: cheap, and in a huge hand under `maximal` it
+    /// finds most placements at once. Returns whether every placement that might join is marked
+    /// (then no sweep is needed).
+    fn witnesses(&mut self, total: usize, exact: bool, rooted: bool, covered: &mut [bool]) -> bool {
         let n = self.placed.len();
         let reach = self.distances();
-        let room_left = total - n;
         let cells: Vec<Cell> = self.board.geometry().cells().to_vec();
-        for cell in cells {
-            if !self.board.is_empty_cell(cell) || usize::from(reach[cell.index()]) > room_left {
-                continue;
-            }
-            let Some(room) = self.board.room(cell, self.limit) else { continue };
-            for value in 0..=room.min(VALUES as u8 - 1) {
-                if self.hand.count(value) == 0 || covered[cell.index() * VALUES + usize::from(value)] {
+        let first_bound = if exact { total } else { n + 1 };
+        let last_bound = total.min(n + 1 + WITNESS_EXTRA);
+        let mut settled = true;
+        for bound in first_bound..=last_bound {
+            settled = true;
+            for &cell in &cells {
+                if !self.board.is_empty_cell(cell) || usize::from(reach[cell.index()]) > total - n {
                     continue;
                 }
-                if self.stopped() {
-                    return;
-                }
-                // A tile that touches a rooted set keeps it rooted; otherwise every superset is
-                // checked for reachability.
-                let joined = rooted && self.board.has_neighbour(cell);
-                self.push(Placement { cell, value });
-                let found = self.witness(total, exact, joined);
-                self.pop();
-                for p in found.iter().flat_map(|m| &m[n..]) {
-                    covered[p.cell.index() * VALUES + usize::from(p.value)] = true;
+                let Some(room) = self.board.room(cell, self.limit) else { continue };
+                for value in 0..=room.min(VALUES as u8 - 1) {
+                    if self.hand.count(value) == 0 || covered[cell.index() * VALUES + usize::from(value)] {
+                        continue;
+                    }
+                    if self.stopped() {
+                        return false;
+                    }
+                    settled = false;
+                    if usize::from(reach[cell.index()]) > bound - n {
+                        continue;
+                    }
+                    // A tile that touches a rooted set keeps it rooted; otherwise every superset
+                    // is checked for reachability.
+                    let joined = rooted && self.board.has_neighbour(cell);
+                    self.push(Placement { cell, value });
+                    let found = self.witness_within(bound, total, exact, joined);
+                    self.pop();
+                    for p in found.iter().flat_map(|m| &m[n..]) {
+                        covered[p.cell.index() * VALUES + usize::from(p.value)] = true;
+                    }
                 }
             }
         }
+        settled && last_bound == total
     }
 
     /// For every empty cell, how many tiles a move needs at least to reach it from an occupied
