@@ -169,7 +169,7 @@ fn end_of_input_exits_with_status_zero() {
     engine.send(b"1 name\n2 protocol_version");
     engine.close_input();
     assert_eq!(engine.response(PATIENCE), vec!["=1 zatre", ""]);
-    assert_eq!(engine.response(PATIENCE), vec!["=2 1", ""], "a last line without newline");
+    assert_eq!(engine.response(PATIENCE), vec!["=2 2", ""], "a last line without newline");
     assert_eq!(engine.wait_exit(PATIENCE), 0);
 }
 
