@@ -298,22 +298,26 @@ mod tests {
     }
 
     #[test]
-    fn during_a_go_isready_answers_commands_that_change_the_game_are_busy_and_reads_wait() {
+    fn during_a_go_commands_that_change_the_game_are_busy_and_reads_are_answered() {
         let mut session = Session::new(Engine::with_seed(1));
         line(&mut session, "draw 1 2 3");
         let (lane, stop) = start(&mut session, "go infinite");
         assert_eq!(lane, Lane::Search);
         assert!(written(&line(&mut session, "1 place 1@h8,2@h9,3@h10"))[0].starts_with("?1 busy "));
         assert_eq!(written(&line(&mut session, "2 isready")), ["=2 readyok\n\n"]);
-        assert!(line(&mut session, "3 score").is_empty(), "a read waits for the go");
-        assert_eq!(written(&line(&mut session, "4 stop")), ["=4\n\n"]);
+        assert!(written(&line(&mut session, "3 score"))[0].starts_with("=3 player 1"), "a read is answered");
+        // legal runs beside the go, on the work lane, and holds the lines after it.
+        let (lane, _) = start(&mut session, "4 legal count");
+        assert_eq!(lane, Lane::Work);
+        assert!(line(&mut session, "5 status").is_empty(), "a read waits for the legal count");
+        let done = session.handle(Event::Done(Lane::Work, Response::success(Id::new("4"), "60")));
+        assert_eq!(written(&done)[0], "=4 60\n\n");
+        assert!(written(&done)[1].starts_with("=5 phase place"), "{done:?}");
+        assert_eq!(written(&line(&mut session, "6 stop")), ["=6\n\n"]);
         assert!(stop.load(Ordering::Relaxed));
-        let done =
-            session.handle(Event::Done(Lane::Search, Response::success(Id::new("9"), "bestmove pass")));
-        let out = written(&done);
-        assert_eq!(out[0], "=9 bestmove pass\n\n");
-        assert!(out[1].starts_with("=3 player 1"), "{out:?}");
-        assert!(written(&line(&mut session, "5 place 1@h8,2@h9,3@h10"))[0].starts_with("=5 points"));
+        let done = session.handle(Event::Done(Lane::Search, Response::success(Id::new("9"), "bestmove pass")));
+        assert_eq!(written(&done), ["=9 bestmove pass\n\n"]);
+        assert!(written(&line(&mut session, "7 place 1@h8,2@h9,3@h10"))[0].starts_with("=7 points"));
     }
 
     #[test]
@@ -321,15 +325,17 @@ mod tests {
         let mut session = Session::new(Engine::with_seed(1));
         let (lane, _) = start(&mut session, "1 perft 1");
         assert_eq!(lane, Lane::Work);
-        for text in ["2 name", "3 bench", "4 isready"] {
+        for text in ["2 name", "3 bench"] {
             assert!(line(&mut session, text).is_empty(), "{text} waits for the perft");
         }
+        assert_eq!(written(&line(&mut session, "4 isready")), ["=4 readyok\n\n"], "isready never waits");
+        assert!(line(&mut session, "5 version").is_empty());
         let actions = session.handle(Event::Done(Lane::Work, Response::success(Id::new("1"), "1")));
         assert_eq!(written(&actions), ["=1 1\n\n", "=2 zatre\n\n"]);
         assert!(matches!(actions.last(), Some(Action::Run { lane: Lane::Work, .. })), "bench starts");
-        let actions =
-            session.handle(Event::Done(Lane::Work, Response::success(Id::new("3"), "nodes 1 nps 1")));
-        assert_eq!(written(&actions), ["=3 nodes 1 nps 1\n\n", "=4 readyok\n\n"]);
+        let actions = session.handle(Event::Done(Lane::Work, Response::success(Id::new("3"), "nodes 1 nps 1")));
+        assert_eq!(written(&actions)[0], "=3 nodes 1 nps 1\n\n");
+        assert!(written(&actions)[1].starts_with("=5 "), "{actions:?}");
     }
 
     #[test]
