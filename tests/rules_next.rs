@@ -179,3 +179,22 @@ fn a_huge_kept_hand_stops_at_once_when_told() {
         assert_eq!(got.complete.is_none(), got.stopped && got.complete.is_none());
     }
 }
+
+/// A tile that is valid on its own but leaves no room for the second number, while another move
+/// writes both: it is part of no legal move, and the reason says so rather than "too few".
+#[test]
+fn a_valid_tile_that_no_legal_move_holds_is_refused_as_no_completion() {
+    let line = "variant=dice players=2 size=5 turn=6 tomove=2 phase=place \
+                board=2@c1,3@d1,1@e1,3@c2,5@d2,1@c3,5@b4,4@c4,6@a5,5@b5,1@c5 bag=- hands=-/46 \
+                sheets=2x,-,2,4/2x,-,-,-/2x,-,-,-;2x,1,-,-";
+    let pos = Position::from_line(line).expect("a valid position");
+    let legal = pos.movegen().legal_moves();
+    let partial = mv(&pos, "4@b1");
+    let required = legal[0].len();
+    assert!(required > 1 && legal.iter().all(|m| !m.placements().contains(&partial.placements()[0])));
+    assert!(matches!(pos.check(&partial), Err(MoveError::TooFew { .. })));
+    let err = pos.extensions(partial.placements(), &AtomicBool::new(false)).unwrap_err();
+    assert!(matches!(err, MoveError::NoCompletion { required: r, .. } if r == required), "{err}");
+    assert!(err.to_string().starts_with("these placements are part of no legal move"), "{err}");
+    assert_agrees(&pos, &legal, partial.placements());
+}
