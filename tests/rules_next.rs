@@ -173,10 +173,17 @@ fn a_huge_kept_hand_stops_at_once_when_told() {
         });
         let (got, after_stop) = got;
         let got = got.expect("a move is due");
-        eprintln!("{options}: {:?} after {:?}, {} found", got.complete, started.elapsed(), got.next.len());
-        assert!(after_stop < std::time::Duration::from_millis(100), "{after_stop:?}");
-        assert!(got.stopped || got.complete.is_some());
-        assert_eq!(got.complete.is_none(), got.stopped && got.complete.is_none());
+        assert!(after_stop < std::time::Duration::from_millis(500), "{after_stop:?}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+        assert!(got.stopped, "far from done in 200 ms");
+        if options == "rules=cz3" {
+            // Under maximal the small witnesses come first: most placements are found at once.
+            assert!(!got.next.is_empty(), "{got:?}");
+            assert_eq!(got.complete, Some(false), "a tile fits, so pass is not legal");
+        } else {
+            // Under maximum nothing is known before the largest move size is.
+            assert_eq!((got.complete, got.next.len()), (None, 0));
+        }
     }
 }
 
