@@ -244,7 +244,9 @@ impl MoveGen<'_> {
     fn sweep(&mut self, total: usize, exact: bool, rooted: bool, covered: &mut [bool]) {
         let n = self.placed.len();
         let _ = self.enumerate(0, total, &mut |g| {
-            if g.counts(total, exact, rooted) {
+            // A set whose placements are all marked already adds nothing: skip its checks.
+            let adds = g.placed[n..].iter().any(|p| !covered[p.cell.index() * VALUES + usize::from(p.value)]);
+            if adds && g.counts(total, exact, rooted) {
                 for p in &g.placed[n..] {
                     covered[p.cell.index() * VALUES + usize::from(p.value)] = true;
                 }
@@ -323,7 +325,8 @@ impl MoveGen<'_> {
                 }
             }
         }
-        settled && last_bound == total
+        // After a round up to `total` every candidate has been searched in full.
+        settled || last_bound == total
     }
 
     /// For every empty cell, how many tiles a move needs at least to reach it from an occupied
