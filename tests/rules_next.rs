@@ -173,9 +173,35 @@ fn a_huge_kept_hand_stops_at_once_when_told() {
         });
         let (got, after_stop) = got;
         let got = got.expect("a move is due");
-        eprintln!("{options}: {:?} after {:?}, {} found", got.complete, started.elapsed(), got.next.len());
-        assert!(after_stop < std::time::Duration::from_millis(100), "{after_stop:?}");
-        assert!(got.stopped || got.complete.is_some());
-        assert_eq!(got.complete.is_none(), got.stopped && got.complete.is_none());
+        assert!(after_stop < std::time::Duration::from_millis(500), "{after_stop:?}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+        assert!(got.stopped, "far from done in 200 ms");
+        if options == "rules=cz3" {
+            // Under maximal the small witnesses come first: most placements are found at once.
+            assert!(!got.next.is_empty(), "{got:?}");
+            assert_eq!(got.complete, Some(false), "a tile fits, so pass is not legal");
+        } else {
+            // Under maximum nothing is known before the largest move size is.
+            assert_eq!((got.complete, got.next.len()), (None, 0));
+        }
     }
+}
+
+/// A tile that is valid on its own but leaves no room for the second number, while another move
+/// writes both: it is part of no legal move, and the reason says so rather than "too few".
+#[test]
+fn a_valid_tile_that_no_legal_move_holds_is_refused_as_no_completion() {
+    let line = "variant=dice players=2 size=5 turn=6 tomove=2 phase=place \
+                board=2@c1,3@d1,1@e1,3@c2,5@d2,1@c3,5@b4,4@c4,6@a5,5@b5,1@c5 bag=- hands=-/46 \
+                sheets=2x,-,2,4/2x,-,-,-/2x,-,-,-;2x,1,-,-";
+    let pos = Position::from_line(line).expect("a valid position");
+    let legal = pos.movegen().legal_moves();
+    let partial = mv(&pos, "4@b1");
+    let required = legal[0].len();
+    assert!(required > 1 && legal.iter().all(|m| !m.placements().contains(&partial.placements()[0])));
+    assert!(matches!(pos.check(&partial), Err(MoveError::TooFew { .. })));
+    let err = pos.extensions(partial.placements(), &AtomicBool::new(false)).unwrap_err();
+    assert!(matches!(err, MoveError::NoCompletion { required: r, .. } if r == required), "{err}");
+    assert!(err.to_string().starts_with("these placements are part of no legal move"), "{err}");
+    assert_agrees(&pos, &legal, partial.placements());
 }

@@ -31,12 +31,14 @@ impl EndReason {
 pub struct Ranked {
     /// From 1.
     pub rank: usize,
+    /// The sheet's number, total, hand and sheet.
     pub standing: Standing,
 }
 
 /// How a finished game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct End {
+    /// Why it ended.
     pub reason: EndReason,
     /// Every sheet (player, or team with teams), best first.
     pub ranking: Vec<Ranked>,
@@ -45,6 +47,7 @@ pub struct End {
 /// The status of a game: what a GUI shows beside the board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Status {
+    /// Draw, place or over.
     pub phase: Phase,
     /// The turn being played, from 1 (after the end: one past the last).
     pub turn: u32,

@@ -72,11 +72,21 @@ impl Position {
 
 impl MoveGen<'_> {
     /// [`Position::extensions`] for this board and hand; stopped by the flag of
-    /// [`MoveGen::with_stop`], if any.
+    /// [`MoveGen::with_stop`], if any (a soft stop is not used: the answer stays exact). Under
+    /// `must_place=maximum` the largest move size is found first: in a huge hand stopped before
+    /// that, nothing is known (`complete: None`, no placements).
     ///
     /// # Errors
     /// As [`Position::extensions`], the phase apart.
     pub fn extensions(&mut self, partial: &[Placement]) -> Result<Extensions, MoveError> {
+        // A soft stop would settle for a smaller largest size: `next` is exact or stopped.
+        let soft_stop = self.soft_stop.take();
+        let result = self.extensions_chosen(partial);
+        self.soft_stop = soft_stop;
+        result
+    }
+
+    fn extensions_chosen(&mut self, partial: &[Placement]) -> Result<Extensions, MoveError> {
         let small = self.hand.len() <= partial.len() + SWEEP_UP_TO;
         let strategy = if small || self.rules.must_place == MustPlace::Maximum {
             Strategy::Sweep
@@ -234,7 +244,9 @@ impl MoveGen<'_> {
     fn sweep(&mut self, total: usize, exact: bool, rooted: bool, covered: &mut [bool]) {
         let n = self.placed.len();
         let _ = self.enumerate(0, total, &mut |g| {
-            if g.counts(total, exact, rooted) {
+            // A set whose placements are all marked already adds nothing: skip its checks.
+            let adds = g.placed[n..].iter().any(|p| !covered[p.cell.index() * VALUES + usize::from(p.value)]);
+            if adds && g.counts(total, exact, rooted) {
                 for p in &g.placed[n..] {
                     covered[p.cell.index() * VALUES + usize::from(p.value)] = true;
                 }
@@ -313,7 +325,8 @@ impl MoveGen<'_> {
                 }
             }
         }
-        settled && last_bound == total
+        // After a round up to `total` every candidate has been searched in full.
+        settled || last_bound == total
     }
 
     /// For every empty cell, how many tiles a move needs at least to reach it from an occupied
