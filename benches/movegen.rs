@@ -5,6 +5,8 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use std::sync::atomic::AtomicBool;
+
 use zatre::rules::{perft, Game, Position, Rules, Variant};
 
 /// The position after `plies` random turns of a seeded game, with the next hand drawn.
@@ -54,5 +56,21 @@ fn perft2(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, legal_count, perft2);
+/// `next` as a GUI calls it: with no tile placed yet, and with the first tile of a legal move.
+fn next(c: &mut Criterion) {
+    let mut group = c.benchmark_group("next");
+    let stop = AtomicBool::new(false);
+    for (name, pos) in positions() {
+        let first = pos.movegen().legal_moves()[0].placements()[..1].to_vec();
+        group.bench_with_input(BenchmarkId::new("empty", &name), &pos, |b, pos| {
+            b.iter(|| pos.extensions(&[], &stop).expect("a move is due"))
+        });
+        group.bench_with_input(BenchmarkId::new("one_tile", &name), &pos, |b, pos| {
+            b.iter(|| pos.extensions(&first, &stop).expect("part of a legal move"))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, legal_count, perft2, next);
 criterion_main!(benches);

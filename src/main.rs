@@ -1,19 +1,19 @@
-//! The zatre daemon: clap arguments, logging to stderr, and the stdin/stdout loop around the
-//! engine state machine. Nothing else lives here.
+//! The zatre daemon: clap arguments, logging to stderr, and the threads and stdio around the
+//! protocol's session: a reader thread for stdin, a thread per job, one loop that feeds the
+//! session and writes what it answers. The scheduling itself lives in the session.
 
-use std::collections::VecDeque;
 use std::io::{self, IsTerminal, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::{self, RecvTimeoutError, SyncSender};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use log::{debug, error};
-use zatre::protocol::{read_line, Engine, ErrorCode, Failure, Job, Outcome, RawLine, Response};
+use log::error;
+use zatre::protocol::{read_line, Action, Engine, ErrorCode, Event, Failure, Job, Lane, Response, Session};
 
 /// An engine for the number-tile game Zatre. It reads one command a line on stdin and answers on
 /// stdout; type `help` for the commands. The protocol is specified in protocol/PROTOCOL.md.
@@ -30,23 +30,8 @@ struct Args {
 /// pipe, not the engine's memory: at most this many lines of at most 64 KiB.
 const QUEUE: usize = 64;
 
-/// How long `quit` waits for a stopped search to report its move.
+/// How long `quit` waits for a stopped job to report.
 const QUIT_GRACE: Duration = Duration::from_secs(1);
-
-/// What the loop waits for: input lines from the reader thread, progress and results from the
-/// search thread.
-enum Event {
-    Line(RawLine),
-    EndOfInput,
-    Info(String),
-    Done(Response),
-}
-
-/// The running job: its stop flag and whether it runs until `stop`.
-struct Running {
-    stop: Arc<AtomicBool>,
-    infinite: bool,
-}
 
 /// Why the loop ends.
 enum Exit {
@@ -85,9 +70,10 @@ fn main() -> ExitCode {
     if io::stdin().is_terminal() {
         eprintln!("zatre {}: type help for the commands, quit to exit", env!("CARGO_PKG_VERSION"));
     }
-    match serve(engine) {
-        Exit::Clean => ExitCode::SUCCESS,
-        Exit::Failed(e) => {
+    match serve(Session::new(engine)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Exit::Clean) => ExitCode::SUCCESS,
+        Err(Exit::Failed(e)) => {
             error!("writing to stdout failed: {e}");
             ExitCode::FAILURE
         }
@@ -117,138 +103,53 @@ fn spawn_reader(events: SyncSender<Event>) {
     });
 }
 
-/// Runs a job on a search thread with a fresh stop flag.
-fn spawn_job(job: Job, events: SyncSender<Event>) -> Running {
-    let stop = Arc::new(AtomicBool::new(false));
-    let running = Running { stop: Arc::clone(&stop), infinite: job.is_infinite() };
+/// Runs a job on a thread of its own; its reports go to the loop.
+fn spawn_job(lane: Lane, job: Job, stop: Arc<AtomicBool>, events: SyncSender<Event>) {
     thread::spawn(move || {
         let id = job.id().cloned();
         let info_events = events.clone();
         let run = panic::catch_unwind(AssertUnwindSafe(|| {
-            job.run(&stop, &mut |line| {
-                let _ = info_events.send(Event::Info(line));
+            job.run(&stop, &mut |info| {
+                let _ = info_events.send(Event::Info(lane, info));
             })
         }));
-        // A panicking search is a bug; the command still gets its one response.
-        let response = run.unwrap_or_else(|_| {
-            Response::failure(id, Failure::new(ErrorCode::Internal, "the search failed"))
-        });
-        let _ = events.send(Event::Done(response));
+        // A panicking job is a bug; the command still gets its one response.
+        let response = run
+            .unwrap_or_else(|_| Response::failure(id, Failure::new(ErrorCode::Internal, "the job failed")));
+        let _ = events.send(Event::Done(lane, response));
     });
-    running
 }
 
-fn write_response(out: &mut impl Write, response: &Response) -> io::Result<()> {
-    write!(out, "{response}")?;
-    out.flush()
-}
-
-/// The loop that owns the engine: one event at a time, every response flushed.
-/// The loop that owns the engine. While a job runs, `isready`, `stop`, `quit` and the commands
-/// refused as `busy` are answered at once; every other line waits in `pending` and is answered, in
-/// order, when the job has reported.
-fn serve(mut engine: Engine) -> Exit {
+/// The loop: one event at a time into the session, its actions carried out in order, stdout
+/// flushed after every write. While a `quit` waits for jobs, their patience is [`QUIT_GRACE`].
+fn serve(mut session: Session) -> Result<(), Exit> {
     let (sender, events) = mpsc::sync_channel(QUEUE);
     spawn_reader(sender.clone());
     let stdout = io::stdout();
     let mut out = stdout.lock();
-    let mut running: Option<Running> = None;
-    let mut pending: VecDeque<RawLine> = VecDeque::new();
-    let mut input_ended = false;
+    let mut quit_deadline: Option<Instant> = None;
     loop {
-        let Ok(event) = events.recv() else {
-            return Exit::Clean;
-        };
-        let step = match event {
-            Event::Line(line) if running.is_some() && !engine.answers_during_job(&line) => {
-                pending.push_back(line);
-                Ok(Flow::Go)
+        let event = if session.is_quitting() {
+            let deadline = *quit_deadline.get_or_insert_with(|| Instant::now() + QUIT_GRACE);
+            match events.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+                Ok(event) => event,
+                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => Event::GraceOver,
             }
-            Event::Line(line) => act(&mut engine, &line, &mut running, &sender, &events, &mut out),
-            Event::EndOfInput => {
-                debug!("end of input");
-                input_ended = true;
-                match &running {
-                    None => return Exit::Clean,
-                    Some(job) if job.infinite => {
-                        job.stop.store(true, Ordering::Relaxed);
-                        Ok(Flow::Go)
-                    }
-                    Some(_) => Ok(Flow::Go),
-                }
-            }
-            Event::Info(line) => writeln!(out, "{line}").and_then(|()| out.flush()).map(|()| Flow::Go),
-            Event::Done(response) => {
-                running = None;
-                engine.job_finished();
-                let mut step = write_response(&mut out, &response).map(|()| Flow::Go);
-                while let (Ok(Flow::Go), None) = (&step, &running) {
-                    let Some(line) = pending.pop_front() else { break };
-                    step = act(&mut engine, &line, &mut running, &sender, &events, &mut out);
-                }
-                match step {
-                    Ok(Flow::Go) if input_ended && running.is_none() => return Exit::Clean,
-                    step => step,
-                }
+        } else {
+            match events.recv() {
+                Ok(event) => event,
+                Err(_) => return Ok(()),
             }
         };
-        match step {
-            Ok(Flow::Go) => {}
-            Ok(Flow::Quit) => return Exit::Clean,
-            Err(e) => return e.into(),
-        }
-    }
-}
-
-/// Whether the loop goes on after a line.
-enum Flow {
-    Go,
-    Quit,
-}
-
-/// Executes one input line and writes what it answers, starting or stopping the job as asked.
-fn act(
-    engine: &mut Engine,
-    line: &RawLine,
-    running: &mut Option<Running>,
-    sender: &SyncSender<Event>,
-    events: &Receiver<Event>,
-    out: &mut impl Write,
-) -> io::Result<Flow> {
-    match engine.handle_line(line) {
-        None => {}
-        Some(Outcome::Reply(response)) => write_response(out, &response)?,
-        Some(Outcome::Stop(response)) => {
-            if let Some(job) = running {
-                job.stop.store(true, Ordering::Relaxed);
+        for action in session.handle(event) {
+            match action {
+                Action::Write(text) => {
+                    out.write_all(text.as_bytes())?;
+                    out.flush()?;
+                }
+                Action::Run { lane, job, stop } => spawn_job(lane, job, stop, sender.clone()),
+                Action::Exit => return Ok(()),
             }
-            write_response(out, &response)?;
-        }
-        Some(Outcome::Start(job)) => *running = Some(spawn_job(job, sender.clone())),
-        Some(Outcome::Quit(response)) => {
-            if let Some(job) = running.take() {
-                job.stop.store(true, Ordering::Relaxed);
-                finish_job(events, out)?;
-            }
-            let _ = write_response(out, &response);
-            return Ok(Flow::Quit);
-        }
-    }
-    Ok(Flow::Go)
-}
-
-fn finish_job(events: &Receiver<Event>, out: &mut impl Write) -> io::Result<()> {
-    let deadline = Instant::now() + QUIT_GRACE;
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match events.recv_timeout(left) {
-            Ok(Event::Info(line)) => {
-                writeln!(out, "{line}")?;
-                out.flush()?;
-            }
-            Ok(Event::Done(response)) => return write_response(out, &response),
-            Ok(Event::Line(_) | Event::EndOfInput) => {}
-            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => return Ok(()),
         }
     }
 }

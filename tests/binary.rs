@@ -169,7 +169,7 @@ fn end_of_input_exits_with_status_zero() {
     engine.send(b"1 name\n2 protocol_version");
     engine.close_input();
     assert_eq!(engine.response(PATIENCE), vec!["=1 zatre", ""]);
-    assert_eq!(engine.response(PATIENCE), vec!["=2 1", ""], "a last line without newline");
+    assert_eq!(engine.response(PATIENCE), vec!["=2 2", ""], "a last line without newline");
     assert_eq!(engine.wait_exit(PATIENCE), 0);
 }
 
@@ -237,14 +237,18 @@ fn flags_version_help_and_option() {
 }
 
 #[test]
-fn a_deep_perft_or_a_huge_legal_count_stops_at_once_and_isready_keeps_its_place() {
+fn a_deep_perft_or_a_huge_legal_count_stops_at_once_and_isready_answers_meanwhile() {
     // A classic hand of 13 kept tiles on a crowded board: its moves run into the billions.
     let big = "position variant=classic players=2 turn=69 tomove=1 phase=place board=6@b2,1@c2,6@c3,6@d3,1@f3,6@d4,3@e4,1@f4,2@g4,3@a5,2@b5,5@c5,5@e5,4@f5,3@g5,5@a6,4@b6,1@d6,4@e6,6@f6,1@g6,1@a7,5@b7,2@c7,4@d7,1@g7,6@h7,5@i7,6@c8,2@d8,2@f8,1@g8,5@h8,4@i8,3@a9,3@b9,4@c9,2@d9,4@g9,1@h9,2@i9,3@j9,2@k9,4@a10,6@b10,3@d10,5@f10,1@j10,4@k10,6@l10,4@a11,3@b11,5@c11,4@e11,1@f11,1@g11,3@h11,4@k11,5@l11,3@m11,6@c12,6@e12,2@g12,1@h12,2@i12,2@j12,2@k12,6@m12,6@n12,6@b13,1@c13,3@d13,1@e13,6@g13,2@h13,4@i13,3@l13,3@m13,5@n13,3@b14,1@e14,1@f14,3@g14,1@h14,5@i14,6@k14,5@l14,3@f15,3@j15,5@k15 bag=2,1,0,2,0,0 hands=1223444555566/2222334455566 sheets=none;none\n";
     for (job, ends) in [("perft 9", " stopped"), ("legal count", " stopped"), ("legal", "stopped")] {
         let mut engine = Engine::spawn(&[]);
         engine.send(big.as_bytes());
         assert_eq!(engine.response(PATIENCE), vec!["=", ""]);
+        let sent = Instant::now();
         engine.send(format!("1 {job}\n2 isready\n").as_bytes());
+        // isready is answered at once, whatever job runs.
+        assert_eq!(engine.response(PATIENCE), vec!["=2 readyok", ""], "{job}");
+        assert!(sent.elapsed() < PROMPT, "{job}: isready took {:?}", sent.elapsed());
         thread::sleep(Duration::from_millis(50));
         let sent = Instant::now();
         engine.send(b"3 stop\n");
@@ -253,8 +257,6 @@ fn a_deep_perft_or_a_huge_legal_count_stops_at_once_and_isready_keeps_its_place(
         assert!(sent.elapsed() < Duration::from_secs(1), "{job}: stop took {:?}", sent.elapsed());
         assert!(counted[0].starts_with("=1 "), "{job}: {:?}", &counted[0]);
         assert!(counted[counted.len() - 2].ends_with(ends), "{job}: ends stopped");
-        // isready waits for a job that is not a go, like any command, and keeps its place.
-        assert_eq!(engine.response(PATIENCE), vec!["=2 readyok", ""], "{job}");
     }
 }
 
@@ -270,22 +272,28 @@ fn end_of_input_lets_a_limited_go_finish() {
 }
 
 #[test]
-fn commands_that_only_read_wait_for_the_go_and_keep_their_order() {
+fn commands_that_only_read_are_answered_while_a_go_runs() {
     let mut engine = Engine::spawn(&[]);
     ready_to_move(&mut engine);
-    engine.send(b"1 go infinite\n2 legal count\n3 score\n4 isready\n");
-    assert_eq!(engine.response_skipping_info(PATIENCE), vec!["=4 readyok", ""]);
-    engine.send(b"5 stop\n");
-    assert_eq!(engine.response_skipping_info(PATIENCE), vec!["=5", ""]);
+    let sent = Instant::now();
+    engine.send(b"1 go infinite\n2 legal count\n3 score\n4 next 1@h8\n5 status\n6 isready\n");
+    let mut got = responses(&engine, 5);
+    assert!(sent.elapsed() < Duration::from_secs(1), "answers took {:?}", sent.elapsed());
+    // isready may overtake the reads, which keep their order.
+    let ready = got.iter().position(|r| r[0] == "=6 readyok").expect("isready answered");
+    got.remove(ready);
+    assert_eq!(got[0][0], "=2 60");
+    assert!(got[1][0].starts_with("=3 player 1 total -6 hand 1,2,3"), "{got:?}");
+    assert_eq!(got[2][0], "=4 complete no");
+    assert!(got[3][0].starts_with("=5 phase place turn 1 tomove 1 due 0"), "{got:?}");
+    engine.send(b"7 stop\n");
+    assert_eq!(engine.response_skipping_info(PATIENCE), vec!["=7", ""]);
     let best = engine.response_skipping_info(PATIENCE);
-    assert!(best[0].starts_with("=1 bestmove "), "the go answers first: {best:?}");
-    let count = engine.response_skipping_info(PATIENCE);
-    assert!(count[0].starts_with("=2 "), "then legal count: {count:?}");
-    let score = engine.response_skipping_info(PATIENCE);
-    assert!(score[0].starts_with("=3 player 1 total -6 hand 1,2,3"), "then score: {score:?}");
+    assert!(best[0].starts_with("=1 bestmove "), "{best:?}");
     engine.close_input();
     assert_eq!(engine.wait_exit(PATIENCE), 0);
 }
+
 /// The responses (info lines skipped) up to `count` of them.
 fn responses(engine: &Engine, count: usize) -> Vec<Vec<String>> {
     (0..count).map(|_| engine.response_skipping_info(PATIENCE)).collect()
@@ -346,11 +354,11 @@ fn go_while_a_go_runs_is_busy_and_the_first_go_answers_once() {
         let r = engine.response_skipping_info(PATIENCE);
         assert!(r[0].starts_with(&format!("?{id} busy ")), "{r:?}");
     }
+    assert_eq!(engine.response_skipping_info(PATIENCE), vec!["=6 60", ""], "legal count runs beside the go");
     engine.send(b"7 stop\n");
-    let got = responses(&engine, 3);
+    let got = responses(&engine, 2);
     assert_eq!(got[0], vec!["=7".to_owned(), String::new()]);
     assert!(got[1][0].starts_with("=1 bestmove "), "{got:?}");
-    assert_eq!(got[2], vec!["=6 60".to_owned(), String::new()], "legal count waits for the go");
     // Now a go is accepted again.
     engine.send(b"8 go infinite\n9 stop\n");
     let got = responses(&engine, 2);
@@ -483,4 +491,132 @@ fn go_reports_its_stages_and_the_standard_error_of_playouts() {
     assert!(field(last, "stderr").is_some_and(|e| e > 0.0 && e.is_finite()), "{last:?}");
     let best = lines[lines.len() - 2].split(' ').nth(2).unwrap();
     assert_eq!(last.last().copied(), Some(best), "the last info's pv is the move played");
+}
+
+/// Reads the `info` lines up to the `bestmove`; returns them and the response.
+fn infos_then_bestmove(engine: &Engine) -> (Vec<String>, Vec<String>) {
+    let mut infos = Vec::new();
+    loop {
+        let line = engine.line(PATIENCE);
+        if line.starts_with("info ") {
+            infos.push(line);
+            continue;
+        }
+        let mut response = vec![line];
+        response.extend(engine.response(PATIENCE));
+        return (infos, response);
+    }
+}
+
+#[test]
+fn info_lines_come_at_a_human_rate_and_the_last_one_names_the_move() {
+    let mut engine = Engine::spawn(&[]);
+    // The last turn of a game (rounds=1): the playouts have no turn left to play. They used to
+    // loop, printing thousands of info lines a second and never answering a node limit.
+    engine.send(b"newgame seed 3 rounds=1\ndraw\nplace 4@h8,1@h9,4@h10\ndraw\n");
+    for _ in 0..4 {
+        assert!(engine.response(PATIENCE)[0].starts_with('='));
+    }
+    engine.send(b"1 go nodes 200\n");
+    let (_, best) = infos_then_bestmove(&engine);
+    assert!(best[0].starts_with("=1 bestmove "), "{best:?}");
+    engine.send(b"2 go infinite\n");
+    thread::sleep(Duration::from_millis(1000));
+    engine.send(b"3 stop\n");
+    assert_eq!(engine.response_skipping_info(PATIENCE), vec!["=3", ""]);
+    let (infos, best) = infos_then_bestmove(&engine);
+    assert!(best[0].starts_with("=2 bestmove "), "{best:?}");
+    assert!(infos.len() <= 14, "{} info lines in a second: {infos:?}", infos.len());
+    // A one-second search in mid-game: the first report of each stage, then ten a second at most;
+    // the last info names the move played.
+    engine.send(b"newgame seed 5\ndraw\n4 go movetime 1000\n");
+    for _ in 0..2 {
+        assert!(engine.response(PATIENCE)[0].starts_with('='));
+    }
+    let (infos, best) = infos_then_bestmove(&engine);
+    assert!(infos.len() <= 14, "{} info lines in a second: {infos:?}", infos.len());
+    let last = infos.last().expect("an info line");
+    let played = best[0].split_whitespace().nth(2).expect("a move");
+    assert!(last.ends_with(&format!("pv {played}")), "{last} / {best:?}");
+}
+
+/// Sends `text` and returns the next response that is not `info` lines.
+fn ask(engine: &mut Engine, text: &str) -> Vec<String> {
+    engine.send(format!("{text}\n").as_bytes());
+    engine.response_skipping_info(PATIENCE)
+}
+
+#[test]
+fn a_gui_reads_the_board_checks_tiles_one_by_one_and_follows_the_status() {
+    let mut engine = Engine::spawn(&[]);
+    assert_eq!(ask(&mut engine, "1 protocol_version"), vec!["=1 2", ""]);
+    ask(&mut engine, "newgame seed 3");
+    let geometry = ask(&mut engine, "geometry");
+    assert_eq!(geometry[0], "= columns 15 rows 15 centre h8");
+    let cells = geometry[1].strip_prefix("cells ").expect("cells").split(',').count();
+    let extra: Vec<&str> = geometry[2].strip_prefix("extra ").expect("extra").split(',').collect();
+    assert_eq!((cells, extra.len()), (193, 32), "RULES.md 2.1");
+    assert!(!extra.contains(&"h8"), "the classic centre is not a double cell");
+    assert_eq!(ask(&mut engine, "status"), vec!["= phase draw turn 1 tomove 1 due 3", ""]);
+    assert_eq!(ask(&mut engine, "draw 1 2 3"), vec!["= 1 2 3", ""]);
+    assert_eq!(ask(&mut engine, "status"), vec!["= phase place turn 1 tomove 1 due 0", ""]);
+    let next = ask(&mut engine, "next 1@h8,2@h9");
+    assert_eq!(next[0], "= complete no");
+    assert!(next[1].starts_with("next ") && next[1].contains("3@h10"), "{next:?}");
+    assert_eq!(ask(&mut engine, "next 1@h8,2@h9,3@h10")[..2], ["= complete yes", "next -"]);
+    assert!(ask(&mut engine, "next 1@a1")[0].starts_with("? invalid_argument "));
+    assert!(ask(&mut engine, "next 4@h8")[0].starts_with("? illegal_move "));
+    assert!(ask(&mut engine, "place 1@h8,2@h9,3@h10")[0].starts_with("= points"));
+    assert_eq!(ask(&mut engine, "status"), vec!["= phase draw turn 2 tomove 2 due 2", ""]);
+    let saved = ask(&mut engine, "history");
+    let payload = saved[0].strip_prefix("= ").expect("a payload");
+    assert!(
+        payload.starts_with("startpos variant classic players 2 ")
+            && payload.ends_with(" moves +123 1@h8,2@h9,3@h10")
+    );
+    let line = ask(&mut engine, "position");
+    ask(&mut engine, "newgame variant kids");
+    assert_eq!(ask(&mut engine, &format!("position {payload}")), vec!["=", ""]);
+    assert_eq!(ask(&mut engine, "position"), line, "history rebuilds the position");
+    let variants = ask(&mut engine, "variants");
+    assert_eq!(variants[0], "= variant classic players 1-6 default 2");
+    assert!(variants.iter().any(|l| l == "rule teams default off choice off,on players 4,6"), "{variants:?}");
+    assert!(variants
+        .iter()
+        .any(|l| l.starts_with("rule size default 11 odd 3-25 by_players 11,11,13,13,15,15")));
+}
+
+#[test]
+fn go_infinite_waits_for_stop_whatever_its_other_limits_say() {
+    let mut engine = Engine::spawn(&[]);
+    ready_to_move(&mut engine);
+    engine.send(b"1 go infinite movetime 20 nodes 50\n");
+    thread::sleep(Duration::from_millis(300));
+    // Nothing but info lines before this: no bestmove came after 20 ms or 50 nodes.
+    assert_eq!(ask(&mut engine, "2 isready"), vec!["=2 readyok", ""]);
+    assert_eq!(ask(&mut engine, "3 stop"), vec!["=3", ""]);
+    let best = engine.response_skipping_info(PATIENCE);
+    assert!(best[0].starts_with("=1 bestmove "), "{best:?}");
+}
+
+#[test]
+fn go_searchmoves_searches_only_those_moves_and_a_clock_is_kept() {
+    let mut engine = Engine::spawn(&[]);
+    ready_to_move(&mut engine);
+    let best = ask(&mut engine, "1 go nodes 3000 searchmoves 3@h8,2@h9,1@h10");
+    assert!(best[0].starts_with("=1 bestmove 3@h8,2@h9,1@h10 score "), "{best:?}");
+    let best = ask(&mut engine, "2 go nodes 3000 searchmoves 3@h8,2@h9,1@h10 1@h8,2@h9,3@h10");
+    assert!(
+        ["=2 bestmove 3@h8,2@h9,1@h10 ", "=2 bestmove 1@h8,2@h9,3@h10 "]
+            .iter()
+            .any(|p| best[0].starts_with(p)),
+        "{best:?}"
+    );
+    assert!(ask(&mut engine, "3 go searchmoves 1@h8")[0].starts_with("?3 illegal_move "), "not a legal move");
+    // A clock of 1.5 s with no increment in the first turn of a long game: the engine keeps
+    // most of it for the moves to come.
+    let sent = Instant::now();
+    let best = ask(&mut engine, "4 go time 1500");
+    assert!(best[0].starts_with("=4 bestmove "), "{best:?}");
+    assert!(sent.elapsed() < Duration::from_millis(1500), "the clock ran out: {:?}", sent.elapsed());
 }

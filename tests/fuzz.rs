@@ -7,11 +7,11 @@
 //! The budget is fixed (`CASES` sequences of up to `LINES` lines each) and the seed of proptest is
 //! derived from the test's name, so a run is repeatable; set `PROPTEST_CASES` to fuzz longer.
 
-use std::sync::atomic::AtomicBool;
+mod common;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
-use zatre::protocol::{parse_line, Command, Engine, ErrorCode, Line, Outcome, RawLine, MAX_LINE_BYTES};
+use zatre::protocol::{parse_line, Command, Engine, ErrorCode, Line, MAX_LINE_BYTES};
 
 /// Sequences per property.
 const CASES: u32 = 160;
@@ -187,7 +187,7 @@ fn step() -> impl Strategy<Value = Step> {
 }
 
 /// The line a step sends, given the engine's state.
-fn line_of(step: &Step, engine: &mut Engine) -> Vec<u8> {
+fn line_of(step: &Step, engine: &Engine) -> Vec<u8> {
     match step {
         Step::Bytes(bytes) => bytes.iter().copied().filter(|&b| b != b'\n').collect(),
         Step::Text(text) => text.replace('\n', " ").into_bytes(),
@@ -287,35 +287,31 @@ fn check_response(line: &[u8], text: &str, id: Option<&str>) -> Result<bool, Tes
     Ok(ok)
 }
 
-/// Runs a sequence through a fresh engine, checking every response.
+/// Runs a sequence through a fresh engine (another after each `quit`), checking every response.
 fn run_sequence(steps: &[Step]) -> Result<(), TestCaseError> {
-    let mut engine = Engine::with_seed(11);
+    let mut session = common::InlineSession::stopping_jobs(Engine::with_seed(11));
     for step in steps {
-        let line = line_of(step, &mut engine);
-        let before = engine.position().to_line();
-        let raw =
-            if line.len() > MAX_LINE_BYTES + 1 { RawLine::TooLong } else { RawLine::Bytes(line.clone()) };
+        // After `quit` the engine reads no more: the sequence goes on with a fresh one.
+        if session.exited {
+            session = common::InlineSession::stopping_jobs(Engine::with_seed(11));
+        }
+        let line = line_of(step, session.engine());
+        let before = session.engine().position().to_line();
         let id = id_of(&line);
-        let outcome = engine.handle_line(&raw);
-        let text = match outcome {
-            None => {
-                prop_assert!(is_ignored(&line), "no response to {:?}", String::from_utf8_lossy(&line));
-                continue;
+        // Jobs run inline, stopped at once: the fuzz checks framing, not the search.
+        let written = session.line(&line);
+        let mut text = String::new();
+        for l in written.split_inclusive('\n') {
+            if l.starts_with("info ") {
+                prop_assert!(l.ends_with('\n') && l.matches('\n').count() == 1, "bad info line {:?}", l);
+            } else {
+                text.push_str(l);
             }
-            Some(Outcome::Reply(r) | Outcome::Stop(r) | Outcome::Quit(r)) => r.to_string(),
-            Some(Outcome::Start(job)) => {
-                // Run the job as stopped at once: the fuzz checks framing, not the search.
-                let stop = AtomicBool::new(true);
-                let mut info = Vec::new();
-                let response = job.run(&stop, &mut |l| info.push(l));
-                engine.job_finished();
-                for l in &info {
-                    prop_assert!(l.starts_with("info ") && !l.contains('\n'), "bad info line {:?}", l);
-                }
-                prop_assert_eq!(engine.position().to_line(), before.clone(), "a job changed the game");
-                response.to_string()
-            }
-        };
+        }
+        if text.is_empty() {
+            prop_assert!(is_ignored(&line), "no response to {:?}", String::from_utf8_lossy(&line));
+            continue;
+        }
         prop_assert!(
             !is_ignored(&line),
             "a response to an ignored line {:?}",
@@ -324,7 +320,7 @@ fn run_sequence(steps: &[Step]) -> Result<(), TestCaseError> {
         let ok = check_response(&line, &text, id.as_deref())?;
         if !ok {
             prop_assert_eq!(
-                engine.position().to_line(),
+                session.engine().position().to_line(),
                 before,
                 "the failed command {:?} ({:?}) changed the position",
                 String::from_utf8_lossy(&line),

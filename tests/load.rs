@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use zatre::protocol::{Engine, Outcome, RawLine};
+use zatre::protocol::Engine;
 use zatre::rules::Phase;
 
 /// Commands sent.
@@ -26,17 +26,9 @@ const COMMANDS: usize = 200_000;
 /// The largest hand the load plays with.
 const MAX_HAND: usize = 4;
 
-/// The response of the in-process engine to `line`, as the binary writes it.
-fn answer(engine: &mut Engine, line: &str) -> String {
-    match engine.handle_line(&RawLine::Bytes(line.as_bytes().to_vec())) {
-        Some(Outcome::Reply(r)) => r.to_string(),
-        Some(Outcome::Start(job)) => {
-            let response = job.run(&std::sync::atomic::AtomicBool::new(false), &mut |_| {});
-            engine.job_finished();
-            response.to_string()
-        }
-        other => panic!("{line}: unexpected {other:?}"),
-    }
+/// The response of the in-process session to `line`, as the binary writes it.
+fn answer(session: &mut common::InlineSession, line: &str) -> String {
+    session.line(line.as_bytes())
 }
 
 /// The next command for the state of `engine`: mostly moves and queries, draws when due.
@@ -81,17 +73,20 @@ fn two_hundred_thousand_mixed_commands_through_the_binary() {
     // When the first peak RSS is read.
     let early = commands / 10;
     // The commands and the expected responses, from the in-process engine.
-    let mut engine = Engine::with_seed(0);
+    let mut session = common::InlineSession::new(Engine::with_seed(0));
     let mut rng = ChaCha8Rng::seed_from_u64(2026);
     let mut games = 0u64;
     let mut input = String::new();
     let mut expected = Vec::with_capacity(commands);
     let mut kinds = std::collections::BTreeMap::<&str, usize>::new();
     for k in 0..commands {
-        let command =
-            if k == 0 { "newgame seed 0".to_owned() } else { next_command(&engine, &mut rng, &mut games) };
+        let command = if k == 0 {
+            "newgame seed 0".to_owned()
+        } else {
+            next_command(session.engine(), &mut rng, &mut games)
+        };
         let line = format!("{} {command}", k + 1);
-        expected.push(answer(&mut engine, &line));
+        expected.push(answer(&mut session, &line));
         let word = command.split(' ').next().unwrap_or("");
         let kind = if command == "legal count" { "legal count" } else { word };
         let kind = ["newgame", "draw", "place", "undo", "legal count", "score", "isready"]
@@ -126,7 +121,12 @@ fn two_hundred_thousand_mixed_commands_through_the_binary() {
     let mut early_peak = 0;
     let mut response = String::new();
     let mut line = String::new();
-    for (k, want) in expected.iter().enumerate() {
+    // Responses keep the order of the commands, but `isready` is answered at once and may overtake
+    // a `legal count` still counting: every other response comes in order, and every response
+    // equals the in-process one.
+    let mut answered = vec![false; expected.len()];
+    let mut last_in_order = 0;
+    for k in 0..expected.len() {
         response.clear();
         loop {
             line.clear();
@@ -137,15 +137,20 @@ fn two_hundred_thousand_mixed_commands_through_the_binary() {
                 break;
             }
         }
-        // The shape: one `=`/`?` line with this command's id, payload lines, one empty line.
-        let id = (k + 1).to_string();
+        // The shape: one `=`/`?` line with a command's id, payload lines, one empty line.
         let head = response.lines().next().unwrap_or("");
-        assert!(
-            head.strip_prefix(['=', '?']).is_some_and(|r| r.split(' ').next() == Some(id.as_str())),
-            "response {} does not answer command {id}: {response:?}",
-            k + 1
-        );
-        assert_eq!(&response, want, "command {id}");
+        let id: usize = head
+            .strip_prefix(['=', '?'])
+            .and_then(|r| r.split(' ').next())
+            .and_then(|id| id.parse().ok())
+            .unwrap_or_else(|| panic!("response {} has no id: {response:?}", k + 1));
+        assert!((1..=expected.len()).contains(&id) && !answered[id - 1], "response {id} again: {response:?}");
+        answered[id - 1] = true;
+        assert_eq!(&response, &expected[id - 1], "command {id}");
+        if !response.contains(" readyok\n") {
+            assert!(id > last_in_order, "response {id} came after {last_in_order}");
+            last_in_order = id;
+        }
         if k + 1 == early {
             early_peak = common::peak_rss_kib(pid);
         }

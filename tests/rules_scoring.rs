@@ -95,7 +95,7 @@ fn tiles_still_in_hand_count_as_minus_points() {
     let standings = pos.standings();
     assert_eq!(standings[0].total, -10);
     assert_eq!(standings[1].total, -1);
-    assert_eq!(standings[0].to_string(), "player 1 total -10 hand 4,6 sheet none");
+    assert_eq!(standings[0].to_string(), "player 1 total -10 hand 4,6 sheet none rows none");
 }
 
 #[test]

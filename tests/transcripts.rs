@@ -4,15 +4,17 @@
 //! give, `< text` (`<` alone is an empty line; every response ends with one). Lines starting with
 //! `;` and blank lines are notes. In `>` lines `\r`, `\t`, `\\` and `\xHH` are escapes and
 //! `{N*c}` is the character `c` N times. In `<` lines `{...}` matches any text, and a line
-//! `<* pattern` matches any number (also none) of lines. A `go` that is not `infinite` runs to its
-//! end at once; a `go infinite` waits for `stop`, `quit` or the end of the transcript, as in the
-//! real loop, so commands sent meanwhile see the engine busy.
+//! `<* pattern` matches any number (also none) of lines. The lines go through the protocol's own
+//! session, with jobs run inline: a job that is not `go infinite` runs to its end at once; a
+//! `go infinite` waits for `stop`, `quit` or the end of the transcript, as in the real loop, so
+//! commands sent meanwhile see the engine busy.
+
+mod common;
 
 use std::fs;
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
 
-use zatre::protocol::{Engine, Job, Outcome, RawLine, MAX_LINE_BYTES};
+use zatre::protocol::{Engine, Event};
 
 /// One input line and the output it must give.
 struct Step {
@@ -123,89 +125,26 @@ fn block_matches(expected: &[String], actual: &[String]) -> bool {
     go(expected, actual)
 }
 
-/// Runs a job to its end (with the stop flag already set when `stopped`), collecting its output.
-fn run_job(job: Job, stopped: bool, out: &mut Vec<String>) {
-    let stop = AtomicBool::new(stopped);
-    let mut info = Vec::new();
-    let response = job.run(&stop, &mut |line| info.push(line));
-    out.extend(info);
-    out.extend(response.to_string().lines().map(str::to_owned));
-}
-
 /// Runs one transcript; returns the failures as printable blocks. With `BLESS_TRANSCRIPTS=1` in
 /// the environment, a failing file is rewritten with the actual output instead (review the diff).
 fn run(path: &Path) -> Vec<String> {
     let text = fs::read_to_string(path).expect("readable transcript");
-    let mut engine = Engine::with_seed(0);
-    let mut pending: Option<Job> = None;
-    let mut held: Vec<RawLine> = Vec::new();
+    let mut session = common::InlineSession::new(Engine::with_seed(0));
     let mut failures = Vec::new();
-    let mut quit = false;
     let mut blessed: Vec<(usize, Vec<String>)> = Vec::new();
     let steps = parse_transcript(&text);
     let count = steps.len();
     for (k, step) in steps.into_iter().enumerate() {
-        let mut actual = Vec::new();
         // After `quit` the engine reads nothing more: later lines get no output.
-        if !quit {
-            let bytes = input_bytes(&step.input);
-            let line =
-                if bytes.len() > MAX_LINE_BYTES + 1 { RawLine::TooLong } else { RawLine::Bytes(bytes) };
-            // As the daemon's loop does, hold the lines that wait for a running job: they are
-            // answered after it, in the step that stops it.
-            let outcome = if pending.is_some() && !engine.answers_during_job(&line) {
-                held.push(line);
-                None
-            } else {
-                engine.handle_line(&line)
-            };
-            match outcome {
-                None => {}
-                Some(Outcome::Reply(r)) => actual.extend(r.to_string().lines().map(str::to_owned)),
-                Some(Outcome::Stop(r)) => {
-                    actual.extend(r.to_string().lines().map(str::to_owned));
-                    if let Some(job) = pending.take() {
-                        run_job(job, true, &mut actual);
-                        engine.job_finished();
-                        for line in held.drain(..) {
-                            match engine.handle_line(&line) {
-                                Some(Outcome::Reply(r)) => {
-                                    actual.extend(r.to_string().lines().map(str::to_owned))
-                                }
-                                Some(Outcome::Start(job)) => {
-                                    run_job(job, false, &mut actual);
-                                    engine.job_finished();
-                                }
-                                _ => {}
-                            }
-                        }
-                    }
-                }
-                Some(Outcome::Quit(r)) => {
-                    if let Some(job) = pending.take() {
-                        run_job(job, true, &mut actual);
-                        engine.job_finished();
-                    }
-                    actual.extend(r.to_string().lines().map(str::to_owned));
-                    quit = true;
-                }
-                Some(Outcome::Start(job)) => {
-                    if job.is_infinite() {
-                        pending = Some(job);
-                    } else {
-                        run_job(job, false, &mut actual);
-                        engine.job_finished();
-                    }
-                }
-            }
-            // The end of input stops a pending infinite go.
-            if k + 1 == count {
-                if let Some(job) = pending.take() {
-                    run_job(job, true, &mut actual);
-                    engine.job_finished();
-                }
+        let mut written = String::new();
+        if !session.exited {
+            written = session.line(&input_bytes(&step.input));
+            // The end of input comes after the last line.
+            if k + 1 == count && !session.exited {
+                written.push_str(&session.feed(Event::EndOfInput));
             }
         }
+        let actual: Vec<String> = written.lines().map(str::to_owned).collect();
         let ok = block_matches(&step.expected, &actual);
         blessed.push((step.line_no, if ok { Vec::new() } else { actual.clone() }));
         if !ok {

@@ -99,8 +99,16 @@ pub struct NewGameArgs {
 }
 
 /// The limits of a `go`, as written; all absent means the engine's default budget.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct GoArgs {
+    /// `time <ms>`: the time left on the mover's clock.
+    pub time: Option<u64>,
+    /// `inc <ms>`: the increment per move.
+    pub inc: Option<u64>,
+    /// `movestogo <n>`: the moves to the next time control.
+    pub movestogo: Option<u32>,
+    /// `searchmoves <move> ...`: search only these (empty: every legal move).
+    pub searchmoves: Vec<RawMove>,
     /// `movetime <ms>`.
     pub movetime: Option<u64>,
     /// `nodes <n>`.
@@ -181,6 +189,16 @@ pub enum Command {
     Perft(u32),
     /// `bench`
     Bench,
+    /// `geometry`: the board's cells, extra cells and centre.
+    Geometry,
+    /// `next [<placements>]`: tile-by-tile checking of a move being built.
+    Next(Vec<RawPlacement>),
+    /// `status`: phase, turn, seat to move, tiles due; the end reason and ranking.
+    Status,
+    /// `variants`: every variant, its player counts and its rule options.
+    Variants,
+    /// `history`: the game as arguments of `position` that rebuild it.
+    History,
 }
 
 impl Command {
@@ -208,7 +226,29 @@ impl Command {
         "stop",
         "perft",
         "bench",
+        "geometry",
+        "next",
+        "status",
+        "variants",
+        "history",
     ];
+
+    /// Whether the command would change the game or start a job, and so is `busy` while a `go`
+    /// runs.
+    pub fn changes_game(&self) -> bool {
+        match self {
+            Command::NewGame(_)
+            | Command::Draw(_)
+            | Command::Place(_)
+            | Command::Undo
+            | Command::SetOption { .. }
+            | Command::Go(_)
+            | Command::Perft(_)
+            | Command::Bench => true,
+            Command::Position(args) => !matches!(args, PositionArgs::Print),
+            _ => false,
+        }
+    }
 
     /// The command word this command was sent with.
     pub fn word(&self) -> &'static str {
@@ -235,6 +275,11 @@ impl Command {
             Command::Stop => "stop",
             Command::Perft(_) => "perft",
             Command::Bench => "bench",
+            Command::Geometry => "geometry",
+            Command::Next(_) => "next",
+            Command::Status => "status",
+            Command::Variants => "variants",
+            Command::History => "history",
         }
     }
 }

@@ -1,39 +1,53 @@
-//! The engine state machine: owns the game, executes one command at a time and returns the
-//! response as a value. It touches no stream; a `go` comes back as a [`Job`] for the caller to run
-//! on a search thread.
+//! The engine: owns the game, executes one command at a time and returns the response as a
+//! value. It touches no stream and knows nothing of scheduling: a long command comes back as a
+//! [`Job`], which the session ([`super::session`]) runs.
 
 use std::fmt::Display;
+use std::time::Duration;
 
 use log::warn;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::rules::{
-    DrawError, Game, Move, MoveError, NotationError, Phase, Position, Rules, SetupError, Variant,
+    Cell, DrawError, Game, Geometry, Move, MoveError, MoveScore, NotationError, Phase, Placement, Position,
+    Rules, SetupError, Status, Variant,
 };
+use crate::search::{Clock, Limits};
 
-use super::board_picture::picture;
-use super::command::{Command, GoArgs, Id, NewGameArgs, PositionArgs, RawMove, Token};
-use super::input::RawLine;
+use super::command::{Command, GoArgs, Id, NewGameArgs, PositionArgs, RawMove, RawPlacement, Token};
 use super::job::Job;
 use super::options::EngineOptions;
-use super::parse::{parse_line, Line, ParseError};
-use super::response::{ErrorCode, Failure, Response};
+use super::response::{ErrorCode, Failure, Payload, Response};
+use super::show::picture;
 
 /// The version of the protocol this engine speaks.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 
-/// What the caller must do after a command.
+/// Where the game began.
+#[derive(Debug, Clone)]
+enum Origin {
+    /// A start position of these rules (`newgame`, `position startpos`).
+    Start(Rules),
+    /// A position line (`position <line>`): the game has no start to replay from.
+    Line,
+}
+
+/// A draw or a move of the game, as a token of `position startpos ... moves`.
+#[derive(Debug, Clone)]
+struct Step {
+    /// `+566` or `5@h8,6@h9`.
+    token: String,
+    /// The generator of random draws before the step (none for a replayed token).
+    rng: Option<ChaCha8Rng>,
+}
+
+/// What a command comes to.
 #[derive(Debug)]
-pub enum Outcome {
-    /// Write the response.
+pub enum Effect {
+    /// Its response, at once.
     Reply(Response),
-    /// Write the response, then exit with status 0 (a running job is stopped and answered first).
-    Quit(Response),
-    /// Set the stop flag of the running job, if any, and write the response at once.
-    Stop(Response),
-    /// Run the job (on a search thread); its result is the response. Until the caller reports it
-    /// finished with [`Engine::job_finished`], commands that would change the game are `busy`.
+    /// A job to run (on a thread of its own); its result is the response.
     Start(Job),
 }
 
@@ -41,14 +55,11 @@ pub enum Outcome {
 pub struct Engine {
     game: Game,
     rng: ChaCha8Rng,
-    /// The generator before each draw or move still in the game's history, for `undo`.
-    rng_history: Vec<ChaCha8Rng>,
+    /// Where the game began: what `history` prints before the tokens.
+    origin: Origin,
+    /// Every draw and move since then, for `undo` and `history`.
+    steps: Vec<Step>,
     options: EngineOptions,
-    /// A job runs (until the caller reports it finished).
-    busy: bool,
-    /// The running job is a `go`: commands that would change the game are `busy`. Other jobs
-    /// (`perft`, `bench`, `legal`) make the loop hold such commands until they end.
-    searching: bool,
 }
 
 impl Default for Engine {
@@ -71,7 +82,8 @@ fn draw_failure(e: DrawError) -> Failure {
     fail(code, e)
 }
 
-fn move_failure(e: MoveError) -> Failure {
+/// A move the rules refuse: `game_over` after the end, `illegal_move` otherwise.
+pub(crate) fn move_failure(e: MoveError) -> Failure {
     let code = match e {
         MoveError::GameOver => ErrorCode::GameOver,
         _ => ErrorCode::IllegalMove,
@@ -104,9 +116,80 @@ fn rules_of(args: &NewGameArgs) -> Result<Rules, Failure> {
         .map_err(|e| fail(ErrorCode::InvalidArgument, e))
 }
 
-/// Reads a raw move against the board of `position`.
+/// Reads a move as the parser left it against a board.
+fn move_on(geometry: &Geometry, raw: &RawMove) -> Result<Move, NotationError> {
+    match raw {
+        RawMove::Pass => Ok(Move::pass()),
+        RawMove::Place(placements) => placements
+            .iter()
+            .map(|p| Placement::from_parts(geometry, p.value, usize::from(p.column), usize::from(p.row)))
+            .collect::<Result<_, _>>()
+            .map(Move::new),
+    }
+}
+
+/// Reads a move against the board of `position`.
 fn move_of(position: &Position, raw: &RawMove) -> Result<Move, Failure> {
-    Move::parse(position.board().geometry(), &raw.to_string()).map_err(notation_failure)
+    move_on(position.board().geometry(), raw).map_err(notation_failure)
+}
+
+/// What a move scores, as `place` and `score <move>` answer.
+fn move_score(position: &Position, score: &MoveScore) -> Payload {
+    let rules = position.rules();
+    Payload::MoveScore { points: score.points(rules), crosses: score.reported_crosses(rules) }
+}
+
+/// The limits of a `go`: its clock, and its `searchmoves` read and checked against the position.
+fn limits_of(position: &Position, args: GoArgs) -> Result<Limits, Failure> {
+    let clock = match (args.time, args.inc, args.movestogo) {
+        (Some(left), inc, movestogo) => Some(Clock {
+            left: Duration::from_millis(left),
+            inc: Duration::from_millis(inc.unwrap_or(0)),
+            movestogo,
+        }),
+        (None, None, None) => None,
+        (None, ..) => {
+            return Err(Failure::new(ErrorCode::InvalidArgument, "inc and movestogo go with time <ms>"));
+        }
+    };
+    if args.movestogo == Some(0) {
+        return Err(Failure::new(ErrorCode::InvalidArgument, "movestogo is at least 1"));
+    }
+    let mut searchmoves = Vec::new();
+    for raw in &args.searchmoves {
+        let mv = move_of(position, raw)?;
+        position
+            .check(&mv)
+            .map_err(|e| Failure::new(ErrorCode::IllegalMove, format!("searchmoves {mv}: {e}")))?;
+        searchmoves.push(mv);
+    }
+    Ok(Limits {
+        movetime: args.movetime.map(Duration::from_millis),
+        nodes: args.nodes,
+        depth: args.depth,
+        infinite: args.infinite,
+        clock,
+        searchmoves: (!searchmoves.is_empty()).then_some(searchmoves),
+    })
+}
+
+/// The `status` payload: `phase ... turn ... tomove ... due ...`, and at the end `end <reason>`
+/// and the ranking, `rank <r> player <n> total <t>` a line (`team <n>` with teams).
+fn status_payload(status: &Status) -> String {
+    let mut lines = vec![format!(
+        "phase {} turn {} tomove {} due {}",
+        status.phase.name(),
+        status.turn,
+        status.to_move + 1,
+        status.due
+    )];
+    if let Some(end) = &status.end {
+        lines.push(format!("end {}", end.reason.name()));
+        lines.extend(end.ranking.iter().map(|r| {
+            format!("rank {} {} {} total {}", r.rank, r.standing.label, r.standing.number, r.standing.total)
+        }));
+    }
+    lines.join("\n")
 }
 
 /// A hand as the `draw` payload: values joined by single spaces, `-` when empty.
@@ -121,13 +204,13 @@ fn hand_payload(position: &Position) -> String {
 
 /// The help text: one line per command with its syntax and purpose.
 const HELP: &[&str] = &[
-    "protocol_version                       the protocol version: 1",
+    "protocol_version                       the protocol version: 2",
     "name                                   the engine's name",
     "version                                the engine's version",
     "list_commands                          every command, one a line",
     "known_command <word>                   true if <word> is a command",
     "help                                   this text",
-    "isready                                readyok, at once, also while a go runs",
+    "isready                                readyok, at once, also while jobs run",
     "quit                                   exit",
     "options                                the engine options, UCI style",
     "setoption name <Name> value <v>        set an engine option",
@@ -139,10 +222,16 @@ const HELP: &[&str] = &[
     "score [<move>]                         the sheets and totals, or what a move would score",
     "show                                   a picture of the board, the hands and the sheets",
     "position [<line> | startpos [newgame args] [moves <tokens>]]   print or set the position",
-    "go [movetime <ms>] [nodes <n>] [depth <d>] [infinite]   search; info lines, then bestmove",
+    "go [movetime <ms>] [nodes <n>] [depth <d>] [infinite] [time <ms>] [inc <ms>] [movestogo <n>] [searchmoves <move>...]",
+    "                                       search; info lines, then bestmove",
     "stop                                   end a running go early",
     "perft <depth>                          count the leaves of the game tree",
     "bench                                  a fixed search: nodes and nodes per second",
+    "geometry                               the board: its size, every cell, the extra cells, the centre",
+    "next [<placements>]                    a move being built: complete yes/no, the placements that may follow",
+    "status                                 phase, turn, seat to move, tiles due; at the end the reason and ranking",
+    "variants                               every variant, its player counts and its rule options",
+    "history                                the game as position arguments that rebuild it",
 ];
 
 impl Engine {
@@ -162,12 +251,11 @@ impl Engine {
         #[allow(clippy::expect_used)]
         let rules = Rules::new(Variant::Classic, 2).expect("2 players are within 1..=6");
         Engine {
-            game: Game::new(rules),
+            game: Game::new(rules.clone()),
             rng,
-            rng_history: Vec::new(),
+            origin: Origin::Start(rules),
+            steps: Vec::new(),
             options: EngineOptions::default(),
-            busy: false,
-            searching: false,
         }
     }
 
@@ -189,80 +277,25 @@ impl Engine {
         self.game.position()
     }
 
-    /// The caller reports that the job it was given has finished.
-    pub fn job_finished(&mut self) {
-        self.busy = false;
-        self.searching = false;
-    }
-
-    /// Frames, parses and executes one input line; `None` for a line that is answered with
-    /// nothing (empty or a comment).
-    pub fn handle_line(&mut self, line: &RawLine) -> Option<Outcome> {
-        let framed = match line {
-            RawLine::Bytes(bytes) => parse_line(bytes),
-            RawLine::TooLong => Line::Request { id: None, command: Err(ParseError::TooLong) },
-        };
-        match framed {
-            Line::Ignored => None,
-            Line::Request { id, command: Ok(command) } => Some(self.execute(id, command)),
-            Line::Request { id, command: Err(e) } => {
-                warn!("{e}");
-                Some(Outcome::Reply(Response::failure(id, e.into())))
-            }
-        }
-    }
-
-    /// Whether a line is answered at once while a job runs: `stop`, `quit`, lines that need no
-    /// answer, and while a `go` runs `isready` and the commands refused as `busy`. Every other
-    /// line waits for the job, so that responses keep the order of the commands.
-    pub fn answers_during_job(&self, line: &RawLine) -> bool {
-        let RawLine::Bytes(bytes) = line else { return false };
-        match parse_line(bytes) {
-            Line::Ignored => true,
-            Line::Request { command: Ok(command), .. } => {
-                matches!(command, Command::Stop | Command::Quit)
-                    || (self.searching && (matches!(command, Command::IsReady) || changes_game(&command)))
-            }
-            Line::Request { command: Err(_), .. } => false,
-        }
-    }
-
     /// Executes one command. A command that fails changes nothing.
-    pub fn execute(&mut self, id: Option<Id>, command: Command) -> Outcome {
-        // The loop holds `legal` until a running job ends; called in-process meanwhile, it is busy.
-        let second_job = self.busy && matches!(command, Command::Legal | Command::LegalCount);
-        if (self.searching && changes_game(&command)) || second_job {
-            let failure = Failure::new(
-                ErrorCode::Busy,
-                format!("{} is not allowed while a search runs: stop it first", command.word()),
-            );
-            warn!("{}", failure.message);
-            return Outcome::Reply(Response::failure(id, failure));
-        }
+    pub fn execute(&mut self, id: Option<Id>, command: Command) -> Effect {
         let result = match command {
-            Command::Quit => return Outcome::Quit(Response::success(id, "")),
-            Command::Stop => return Outcome::Stop(Response::success(id, "")),
             Command::Go(args) => match self.go_job(id.clone(), args) {
-                Ok(job) => {
-                    self.busy = true;
-                    self.searching = true;
-                    return Outcome::Start(job);
-                }
+                Ok(job) => return Effect::Start(job),
                 Err(failure) => Err(failure),
             },
             Command::Perft(depth) => {
-                self.busy = true;
-                return Outcome::Start(Job::perft(id, self.game.position().clone(), depth));
+                return Effect::Start(Job::perft(id, self.game.position().clone(), depth))
             }
-            Command::Bench => {
-                self.busy = true;
-                return Outcome::Start(Job::bench(id));
-            }
+            Command::Bench => return Effect::Start(Job::bench(id)),
+            Command::Next(raw) => match self.next_job(id.clone(), &raw) {
+                Ok(job) => return Effect::Start(job),
+                Err(failure) => Err(failure),
+            },
             Command::Legal | Command::LegalCount => match self.move_due() {
                 Ok(()) => {
-                    self.busy = true;
                     let count = matches!(command, Command::LegalCount);
-                    return Outcome::Start(Job::legal(id, self.game.position().clone(), count));
+                    return Effect::Start(Job::legal(id, self.game.position().clone(), count));
                 }
                 Err(failure) => Err(failure),
             },
@@ -271,7 +304,7 @@ impl Engine {
         if let Err(failure) = &result {
             warn!("{failure}");
         }
-        Outcome::Reply(Response { id, result })
+        Effect::Reply(Response { id, result })
     }
 
     /// Builds the job of a `go`.
@@ -280,45 +313,47 @@ impl Engine {
         match position.phase() {
             Phase::Over => Err(Failure::new(ErrorCode::GameOver, "the game is over")),
             Phase::Draw => Err(fail(ErrorCode::IllegalMove, MoveError::DrawDue)),
-            Phase::Place => Ok(Job::go(id, position.clone(), args, self.options)),
+            Phase::Place => Ok(Job::go(id, position.clone(), limits_of(position, args)?, self.options)),
         }
     }
 
     /// Executes a command that is answered at once.
-    fn run(&mut self, command: Command) -> Result<String, Failure> {
+    fn run(&mut self, command: Command) -> Result<Payload, Failure> {
+        let text = |s: String| Ok(Payload::Text(s));
         match command {
-            Command::ProtocolVersion => Ok(PROTOCOL_VERSION.to_string()),
-            Command::Name => Ok(env!("CARGO_PKG_NAME").to_owned()),
-            Command::Version => Ok(env!("CARGO_PKG_VERSION").to_owned()),
-            Command::ListCommands => Ok(Command::WORDS.join("\n")),
-            Command::KnownCommand(word) => Ok(Command::WORDS.contains(&word.as_str()).to_string()),
-            Command::Help => Ok(HELP.join("\n")),
-            Command::IsReady => Ok("readyok".to_owned()),
-            Command::Options => Ok(EngineOptions::describe().join("\n")),
+            Command::ProtocolVersion => text(PROTOCOL_VERSION.to_string()),
+            Command::Name => text(env!("CARGO_PKG_NAME").to_owned()),
+            Command::Version => text(env!("CARGO_PKG_VERSION").to_owned()),
+            Command::ListCommands => text(Command::WORDS.join("\n")),
+            Command::KnownCommand(word) => text(Command::WORDS.contains(&word.as_str()).to_string()),
+            Command::Help => text(HELP.join("\n")),
+            Command::IsReady => text("readyok".to_owned()),
+            // The session answers these before they reach the engine; alone, the engine has no job
+            // to stop.
+            Command::Stop | Command::Quit => text(String::new()),
+            Command::Options => text(EngineOptions::describe().join("\n")),
             Command::SetOption { name, value } => {
                 self.set_option(&name, &value)?;
-                Ok(String::new())
+                text(String::new())
             }
             Command::NewGame(args) => {
                 let rules = rules_of(&args)?;
-                self.start(Game::new(rules), args.seed);
-                Ok(String::new())
+                self.start(Game::new(rules.clone()), Origin::Start(rules), Vec::new(), args.seed);
+                text(String::new())
             }
-            Command::Draw(values) => self.draw(&values),
+            Command::Draw(values) => self.draw(&values).map(Payload::Text),
             Command::Place(raw) => {
                 let mv = move_of(self.game.position(), &raw)?;
-                let rng = self.rng.clone();
                 let score = self.game.play(&mv).map_err(move_failure)?;
-                self.rng_history.push(rng);
-                let rules = self.game.position().rules();
-                Ok(format!("points {} crosses {}", score.points(rules), score.reported_crosses(rules)))
+                self.steps.push(Step { token: mv.to_string(), rng: Some(self.rng.clone()) });
+                Ok(move_score(self.game.position(), &score))
             }
             Command::Undo => {
                 self.game.undo().map_err(|e| fail(ErrorCode::CannotUndo, e))?;
-                if let Some(rng) = self.rng_history.pop() {
+                if let Some(rng) = self.steps.pop().and_then(|step| step.rng) {
                     self.rng = rng;
                 }
-                Ok(String::new())
+                text(String::new())
             }
             Command::Score(None) => {
                 let position = self.game.position();
@@ -326,44 +361,46 @@ impl Engine {
                 if position.is_over() {
                     lines.push("gameover".to_owned());
                 }
-                Ok(lines.join("\n"))
+                text(lines.join("\n"))
             }
             Command::Score(Some(raw)) => {
                 let position = self.game.position();
                 let mv = move_of(position, &raw)?;
                 let score = position.score_move(&mv).map_err(move_failure)?;
-                let rules = position.rules();
-                Ok(format!("points {} crosses {}", score.points(rules), score.reported_crosses(rules)))
+                Ok(move_score(position, &score))
             }
-            Command::Show => Ok(picture(self.game.position())),
-            Command::Position(PositionArgs::Print) => Ok(self.game.position().to_line()),
+            Command::Show => text(picture(self.game.position())),
+            Command::Geometry => text(self.geometry()),
+            Command::History => text(self.history()),
+            Command::Position(PositionArgs::Print) => text(self.game.position().to_line()),
             Command::Position(PositionArgs::Line(fields)) => {
-                let line: Vec<String> = fields.iter().map(|(k, v)| format!("{k}={v}")).collect();
-                let position = Position::from_line(&line.join(" "))
+                let position = Position::from_fields(fields.iter().map(|(k, v)| (k.as_str(), v.as_str())))
                     .map_err(|e: SetupError| fail(ErrorCode::InvalidPosition, e))?;
-                self.start(Game::from_position(position), None);
-                Ok(String::new())
+                self.start(Game::from_position(position), Origin::Line, Vec::new(), None);
+                text(String::new())
             }
             Command::Position(PositionArgs::StartPos { newgame, tokens }) => {
                 let rules = rules_of(&newgame)?;
-                let game = replay(Game::new(rules), &tokens)?;
-                self.start(game, newgame.seed);
-                Ok(String::new())
+                let (game, steps) = replay(Game::new(rules.clone()), &tokens)?;
+                self.start(game, Origin::Start(rules), steps, newgame.seed);
+                text(String::new())
             }
-            Command::Quit
-            | Command::Stop
-            | Command::Go(_)
+            Command::Variants => text(Engine::variants()),
+            Command::Status => text(status_payload(&self.game.position().status())),
+            Command::Go(_)
             | Command::Bench
             | Command::Perft(_)
             | Command::Legal
-            | Command::LegalCount => Err(Failure::new(ErrorCode::Internal, "command dispatched twice")),
+            | Command::LegalCount
+            | Command::Next(_) => Err(Failure::new(ErrorCode::Internal, "command dispatched twice")),
         }
     }
 
-    /// Replaces the game, forgetting the history; reseeds the draws when `seed` is given.
-    fn start(&mut self, game: Game, seed: Option<u64>) {
+    /// Replaces the game and its history; reseeds the draws when `seed` is given.
+    fn start(&mut self, game: Game, origin: Origin, steps: Vec<Step>, seed: Option<u64>) {
         self.game = game;
-        self.rng_history.clear();
+        self.origin = origin;
+        self.steps = steps;
         if let Some(seed) = seed {
             self.rng = ChaCha8Rng::seed_from_u64(seed);
         }
@@ -371,17 +408,76 @@ impl Engine {
 
     fn draw(&mut self, values: &[u8]) -> Result<String, Failure> {
         let rng = self.rng.clone();
-        if values.is_empty() {
-            if let Err(e) = self.game.draw_random(&mut self.rng) {
-                // A failed command changes nothing, the generator included.
-                self.rng = rng;
-                return Err(draw_failure(e));
+        let drawn = if values.is_empty() {
+            match self.game.draw_random(&mut self.rng) {
+                Ok(drawn) => drawn,
+                Err(e) => {
+                    // A failed command changes nothing, the generator included.
+                    self.rng = rng;
+                    return Err(draw_failure(e));
+                }
             }
         } else {
             self.game.draw(values).map_err(draw_failure)?;
-        }
-        self.rng_history.push(rng);
+            values.to_vec()
+        };
+        self.steps.push(Step { token: draw_token(&drawn), rng: Some(rng) });
         Ok(hand_payload(self.game.position()))
+    }
+
+    /// `history`: `startpos <newgame args> [moves <tokens>]`, or the position line when the game
+    /// began from one.
+    fn history(&self) -> String {
+        let Origin::Start(rules) = &self.origin else {
+            return self.game.position().to_line();
+        };
+        let mut words = vec![format!("startpos variant {} players {}", rules.variant, rules.players)];
+        words.extend(rules.option_fields().into_iter().map(|(k, v)| format!("{k}={v}")));
+        if !self.steps.is_empty() {
+            words.push("moves".to_owned());
+            words.extend(self.steps.iter().map(|step| step.token.clone()));
+        }
+        words.join(" ")
+    }
+
+    /// The `variants` payload: per variant its player counts, then its rule options.
+    fn variants() -> String {
+        let (min, max) = (Rules::PLAYERS.start(), Rules::PLAYERS.end());
+        let mut lines = Vec::new();
+        for &variant in Variant::ALL {
+            lines.push(format!("variant {variant} players {min}-{max} default {}", Rules::DEFAULT_PLAYERS));
+            lines.extend(variant.option_specs().iter().map(|spec| format!("rule {spec}")));
+        }
+        lines.join("\n")
+    }
+
+    /// The geometry payload: the box, every cell, the extra cells.
+    fn geometry(&self) -> String {
+        let geometry = self.game.position().board().geometry();
+        let names = |cells: &mut dyn Iterator<Item = Cell>| -> String {
+            let names: Vec<String> = cells.map(|c| c.to_string()).collect();
+            if names.is_empty() {
+                "-".to_owned()
+            } else {
+                names.join(",")
+            }
+        };
+        let centre = geometry.centre().map_or_else(|| "-".to_owned(), |c| c.to_string());
+        format!(
+            "columns {side} rows {side} centre {centre}\ncells {}\nextra {}",
+            names(&mut geometry.cells().iter().copied()),
+            names(&mut geometry.extra_cells()),
+            side = geometry.side(),
+        )
+    }
+
+    /// Builds the job of a `next`: the placements read against the board, the phase checked.
+    fn next_job(&self, id: Option<Id>, raw: &[RawPlacement]) -> Result<Job, Failure> {
+        let position = self.game.position();
+        let partial =
+            move_on(position.board().geometry(), &RawMove::Place(raw.to_vec())).map_err(notation_failure)?;
+        self.move_due()?;
+        Ok(Job::next(id, position.clone(), partial.placements().to_vec()))
     }
 
     /// Fails unless a move is due now.
@@ -394,61 +490,53 @@ impl Engine {
     }
 }
 
-/// Replays draw and move tokens on `game`.
-fn replay(mut game: Game, tokens: &[Token]) -> Result<Game, Failure> {
-    for (k, token) in tokens.iter().enumerate() {
-        let why = match token {
-            Token::Draw(values) => game.draw(values).err().map(|e| e.to_string()),
-            Token::Move(raw) => match Move::parse(game.position().board().geometry(), &raw.to_string()) {
-                Ok(mv) => game.play(&mv).err().map(|e| e.to_string()),
-                Err(e) => Some(e.to_string()),
-            },
-        };
-        if let Some(why) = why {
-            let shown = match token {
-                Token::Draw(values) => {
-                    format!("+{}", values.iter().map(|v| v.to_string()).collect::<String>())
-                }
-                Token::Move(raw) => raw.to_string(),
-            };
-            return Err(Failure::new(
-                ErrorCode::InvalidPosition,
-                format!("token {} '{shown}': {why}", k + 1),
-            ));
-        }
-    }
-    Ok(game)
+/// A draw as a token: `+` and the values.
+fn draw_token(values: &[u8]) -> String {
+    format!("+{}", values.iter().map(|v| v.to_string()).collect::<String>())
 }
 
-/// Whether a command would change the game (or start work) and so is `busy` while a job runs.
-pub fn changes_game(command: &Command) -> bool {
-    match command {
-        Command::NewGame(_)
-        | Command::Draw(_)
-        | Command::Place(_)
-        | Command::Undo
-        | Command::SetOption { .. }
-        | Command::Go(_)
-        | Command::Perft(_)
-        | Command::Bench => true,
-        Command::Position(args) => !matches!(args, PositionArgs::Print),
-        _ => false,
+/// Replays draw and move tokens on `game`; returns it with the steps replayed.
+fn replay(mut game: Game, tokens: &[Token]) -> Result<(Game, Vec<Step>), Failure> {
+    let mut steps = Vec::new();
+    for (k, token) in tokens.iter().enumerate() {
+        let played = match token {
+            Token::Draw(values) => game.draw(values).map(|_| draw_token(values)).map_err(|e| e.to_string()),
+            Token::Move(raw) => match move_on(game.position().board().geometry(), raw) {
+                Ok(mv) => game.play(&mv).map(|_| mv.to_string()).map_err(|e| e.to_string()),
+                Err(e) => Err(e.to_string()),
+            },
+        };
+        match played {
+            Ok(token) => steps.push(Step { token, rng: None }),
+            Err(why) => {
+                let shown = match token {
+                    Token::Draw(values) => draw_token(values),
+                    Token::Move(raw) => raw.to_string(),
+                };
+                return Err(Failure::new(
+                    ErrorCode::InvalidPosition,
+                    format!("token {} '{shown}': {why}", k + 1),
+                ));
+            }
+        }
     }
+    Ok((game, steps))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::parse::{parse_line, Line};
     use proptest::prelude::*;
 
     fn reply(engine: &mut Engine, line: &str) -> String {
-        match engine.handle_line(&RawLine::Bytes(line.as_bytes().to_vec())) {
-            Some(Outcome::Reply(r) | Outcome::Stop(r) | Outcome::Quit(r)) => r.to_string(),
-            Some(Outcome::Start(_)) => {
-                engine.job_finished();
-                "(job)".to_owned()
-            }
-            None => String::new(),
+        match parse_line(line.as_bytes()) {
+            Line::Ignored => String::new(),
+            Line::Request { id, command: Err(e) } => Response::failure(id, e.into()).to_string(),
+            Line::Request { id, command: Ok(command) } => match engine.execute(id, command) {
+                Effect::Reply(r) => r.to_string(),
+                Effect::Start(_) => "(job)".to_owned(),
+            },
         }
     }
 
@@ -496,20 +584,6 @@ mod tests {
                 assert!(r.starts_with("? invalid_position bad value in field 'turn'"), "{r}");
             }
         }
-    }
-
-    #[test]
-    fn busy_refuses_only_commands_that_change_the_game() {
-        let mut engine = Engine::with_seed(1);
-        reply(&mut engine, "draw 1 2 3");
-        let Some(Outcome::Start(_job)) = engine.handle_line(&RawLine::Bytes(b"go infinite".to_vec())) else {
-            panic!("go starts a job");
-        };
-        assert!(reply(&mut engine, "1 place 1@h8,2@h9,3@h10").starts_with("?1 busy "));
-        assert!(reply(&mut engine, "2 score").starts_with("=2 player 1"));
-        assert!(reply(&mut engine, "3 isready").starts_with("=3 readyok"));
-        engine.job_finished();
-        assert!(reply(&mut engine, "4 place 1@h8,2@h9,3@h10").starts_with("=4 points"));
     }
 
     proptest! {

@@ -6,12 +6,13 @@ use std::time::{Duration, Instant};
 
 use std::ops::ControlFlow;
 
-use crate::rules::Position;
+use crate::rules::{Move, Placement, Position};
 use crate::search::{self, Info, Limits};
 
-use super::command::{GoArgs, Id};
+use super::command::Id;
 use super::options::EngineOptions;
-use super::response::{ErrorCode, Failure, Response};
+use super::response::{ErrorCode, Failure, Payload, Response};
+use super::session::Lane;
 
 /// A `go` or `bench` to run off the engine loop.
 #[derive(Debug)]
@@ -22,16 +23,17 @@ pub struct Job {
 
 #[derive(Debug)]
 enum JobKind {
-    Go { position: Box<Position>, args: GoArgs, options: EngineOptions },
+    Go { position: Box<Position>, limits: Limits, options: EngineOptions },
     Bench,
     Perft { position: Box<Position>, depth: u32 },
     Legal { position: Box<Position>, count: bool },
+    Next { position: Box<Position>, partial: Vec<Placement> },
 }
 
 impl Job {
     /// A `go` on a copy of the position.
-    pub fn go(id: Option<Id>, position: Position, args: GoArgs, options: EngineOptions) -> Job {
-        Job { id, kind: JobKind::Go { position: Box::new(position), args, options } }
+    pub fn go(id: Option<Id>, position: Position, limits: Limits, options: EngineOptions) -> Job {
+        Job { id, kind: JobKind::Go { position: Box::new(position), limits, options } }
     }
 
     /// A `bench`.
@@ -50,30 +52,45 @@ impl Job {
         Job { id, kind: JobKind::Legal { position: Box::new(position), count } }
     }
 
+    /// A `next` on a copy of the position: a job, so that a huge kept hand can be stopped.
+    pub fn next(id: Option<Id>, position: Position, partial: Vec<Placement>) -> Job {
+        Job { id, kind: JobKind::Next { position: Box::new(position), partial } }
+    }
+
     /// The id of the command that started the job.
     pub fn id(&self) -> Option<&Id> {
         self.id.as_ref()
     }
 
-    /// Whether the job runs until `stop` (`go infinite`).
-    pub fn is_infinite(&self) -> bool {
-        matches!(&self.kind, JobKind::Go { args, .. } if args.infinite)
+    /// The lane the job runs on: `go` on the search lane, the others on the work lane.
+    pub fn lane(&self) -> Lane {
+        match self.kind {
+            JobKind::Go { .. } => Lane::Search,
+            JobKind::Bench | JobKind::Perft { .. } | JobKind::Legal { .. } | JobKind::Next { .. } => {
+                Lane::Work
+            }
+        }
     }
 
-    /// Runs the job to its end or until `stop` is set; `info` receives each progress line
-    /// (without the newline). Returns the response of the command that started it.
-    pub fn run(self, stop: &AtomicBool, info: &mut dyn FnMut(String)) -> Response {
+    /// Whether the job runs until `stop` (`go infinite`).
+    pub fn is_infinite(&self) -> bool {
+        matches!(&self.kind, JobKind::Go { limits, .. } if limits.infinite)
+    }
+
+    /// Runs the job to its end or until `stop` is set; `info` receives each progress report.
+    /// Returns the response of the command that started it.
+    pub fn run(self, stop: &AtomicBool, info: &mut dyn FnMut(Info)) -> Response {
         let result = match self.kind {
-            JobKind::Go { position, args, options } => go(&position, args, options, stop, info),
-            JobKind::Bench => bench(),
+            JobKind::Go { position, limits, options } => go(&position, &limits, options, stop, info),
+            JobKind::Bench => Ok(bench()),
             JobKind::Legal { position, count } => Ok(legal(&position, count, stop)),
+            JobKind::Next { position, partial } => match position.extensions(&partial, stop) {
+                Ok(extensions) => Ok(Payload::Extensions(extensions)),
+                Err(e) => Err(super::engine::move_failure(e)),
+            },
             JobKind::Perft { position, depth } => {
                 let count = crate::rules::perft_until(&position, depth, stop);
-                if stop.load(Ordering::Relaxed) {
-                    Ok(format!("{count} stopped"))
-                } else {
-                    Ok(count.to_string())
-                }
+                Ok(Payload::Count { count, stopped: stop.load(Ordering::Relaxed) })
             }
         };
         Response { id: self.id, result }
@@ -82,104 +99,102 @@ impl Job {
 
 fn go(
     position: &Position,
-    args: GoArgs,
+    limits: &Limits,
     options: EngineOptions,
     stop: &AtomicBool,
-    info: &mut dyn FnMut(String),
-) -> Result<String, Failure> {
-    let limits = Limits {
-        movetime: args.movetime.map(Duration::from_millis),
-        nodes: args.nodes,
-        depth: args.depth,
-        infinite: args.infinite,
-    };
-    // A time limit also raises the stop flag when it runs out: the search checks its clock
-    // itself, but a hand of many kept tiles can hold it inside the move generator, which only
-    // sees the flag. A node or depth limit stays deterministic: no clock then.
-    let deadline = match (args.movetime, args.nodes, args.depth, args.infinite) {
-        (Some(ms), ..) => Some(Duration::from_millis(ms)),
-        (None, None, None, false) => Some(search::DEFAULT_MOVE_TIME),
-        _ => None,
-    };
-    let finished = AtomicBool::new(false);
-    let outcome = std::thread::scope(|scope| {
-        if let Some(deadline) = deadline {
-            let (finished, started) = (&finished, Instant::now());
-            scope.spawn(move || {
-                while !finished.load(Ordering::Relaxed) {
-                    if started.elapsed() >= deadline {
-                        stop.store(true, Ordering::Relaxed);
-                        return;
-                    }
-                    std::thread::sleep(Duration::from_millis(2));
-                }
-            });
-        }
-        let outcome = search::run(position, &limits, &options.search_options(), stop, &mut |i: &Info| {
-            info(info_line(i))
-        });
-        finished.store(true, Ordering::Relaxed);
-        outcome
-    });
+    info: &mut dyn FnMut(Info),
+) -> Result<Payload, Failure> {
+    // The search keeps its own clock (a time limit raises its own stop flag, never this one).
+    let mut pace = InfoPace::new(options.search_options().multipv);
+    let outcome =
+        search::run(position, limits, &options.search_options(), stop, &mut |i: &Info| pace.offer(i, info));
+    pace.flush(info);
     let Some(outcome) = outcome else {
         return Err(Failure::new(ErrorCode::Internal, "the search found no move to make"));
     };
     // `infinite` promises no bestmove before `stop`, even when the search ends sooner.
-    if args.infinite {
+    if limits.infinite {
         while !stop.load(Ordering::Relaxed) {
             std::thread::sleep(Duration::from_millis(1));
         }
     }
-    Ok(format!("bestmove {} score {:.2} nodes {}", outcome.best, outcome.score, outcome.nodes))
+    Ok(Payload::BestMove { best: outcome.best, score: outcome.score, nodes: outcome.nodes })
 }
 
-/// The legal moves one a line, or their number; ` stopped` (a last line `stopped`) when the
-/// stop flag ended the enumeration early. Moves are written straight into the payload.
-fn legal(position: &Position, count: bool, stop: &AtomicBool) -> String {
-    let mut generator = position.movegen().with_stop(stop);
-    let mut payload = if count {
-        generator.legal_count().to_string()
-    } else {
-        let mut lines = String::new();
-        let _ = generator.for_each_legal(&mut |placements| {
-            if !lines.is_empty() {
-                lines.push('\n');
-            }
-            lines.push_str(&crate::rules::Move::new(placements.to_vec()).to_string());
-            ControlFlow::Continue(())
-        });
-        lines
-    };
-    if stop.load(Ordering::Relaxed) {
-        payload.push_str(if count { " stopped" } else { "\nstopped" });
+/// The least time between two reports of the same stage, per line of a report (`MultiPV`).
+const INFO_INTERVAL: Duration = Duration::from_millis(100);
+
+/// Paces `info` lines at a human rate: the first report of each stage (`depth`) is written, and
+/// within a stage at most one report (its `MultiPV` lines) per [`INFO_INTERVAL`] per line. A
+/// report held back is replaced by the next one, and the last one held is written before the
+/// `bestmove`, so the final `info` always comes. UCI engines print per iteration; the playouts
+/// can finish a round per millisecond.
+struct InfoPace {
+    interval: Duration,
+    last_written: Option<(Instant, u32)>,
+    /// Whether the report being received is written or held.
+    writing: bool,
+    held: Vec<Info>,
+}
+
+impl InfoPace {
+    fn new(multipv: usize) -> InfoPace {
+        let interval = INFO_INTERVAL * u32::try_from(multipv.max(1)).unwrap_or(u32::MAX);
+        InfoPace { interval, last_written: None, writing: true, held: Vec::new() }
     }
-    payload
+
+    /// Takes one line of a report: a report starts with its first candidate (`multipv 1`).
+    fn offer(&mut self, i: &Info, write: &mut dyn FnMut(Info)) {
+        if i.multipv == 1 {
+            let now = Instant::now();
+            self.writing = self
+                .last_written
+                .is_none_or(|(t, depth)| depth != i.depth || now.duration_since(t) >= self.interval);
+            self.held.clear();
+            if self.writing {
+                self.last_written = Some((now, i.depth));
+            }
+        }
+        if self.writing {
+            write(i.clone());
+        } else {
+            self.held.push(i.clone());
+        }
+    }
+
+    /// Writes the report held back, if any.
+    fn flush(&mut self, write: &mut dyn FnMut(Info)) {
+        for line in self.held.drain(..) {
+            write(line);
+        }
+    }
 }
 
-/// `info depth <d> multipv <k> score <s> [stderr <e> samples <n>] nodes <n> nps <n> time <ms>
-/// pv <moves>`; `stderr` and `samples` only for a score that playouts sampled.
-fn info_line(i: &Info) -> String {
-    let pv: Vec<String> = i.pv.iter().map(ToString::to_string).collect();
-    let sampled = if i.samples > 0 {
-        format!(" stderr {:.2} samples {}", i.std_error, i.samples)
-    } else {
-        String::new()
-    };
-    format!(
-        "info depth {} multipv {} score {:.2}{sampled} nodes {} nps {} time {} pv {}",
-        i.depth,
-        i.multipv,
-        i.score,
-        i.nodes,
-        i.nps,
-        i.time_ms,
-        pv.join(" ")
-    )
+/// The legal moves one a line (a last line `stopped` when the stop flag ended the listing early),
+/// or their number. Moves are written straight into the payload.
+fn legal(position: &Position, count: bool, stop: &AtomicBool) -> Payload {
+    let mut generator = position.movegen().with_stop(stop);
+    if count {
+        let count = generator.legal_count();
+        return Payload::Count { count, stopped: stop.load(Ordering::Relaxed) };
+    }
+    let mut lines = String::new();
+    let _ = generator.for_each_legal(&mut |placements| {
+        if !lines.is_empty() {
+            lines.push('\n');
+        }
+        lines.push_str(&Move::new(placements.to_vec()).to_string());
+        ControlFlow::Continue(())
+    });
+    if stop.load(Ordering::Relaxed) {
+        lines.push_str("\nstopped");
+    }
+    Payload::Text(lines)
 }
 
 /// `bench`: the search's fixed positions searched to a fixed node count each, one thread, seed 0
 /// (see `search::bench`). The node total is a signature of search behaviour.
-fn bench() -> Result<String, Failure> {
+fn bench() -> Payload {
     let result = search::bench();
-    Ok(format!("nodes {} nps {}", result.nodes, result.nps))
+    Payload::Text(format!("nodes {} nps {}", result.nodes, result.nps))
 }

@@ -1,18 +1,21 @@
-//! The text protocol: command parsing (nom), responses (`Display`) and the engine state machine.
+//! The text protocol: command parsing (nom), the engine that executes commands, the session that
+//! schedules them and their jobs, and the wire form of responses (`Display`).
 
-mod board_picture;
-pub mod command;
-pub mod engine;
-pub mod input;
-pub mod job;
-pub mod options;
-pub mod parse;
-pub mod response;
+mod command;
+mod engine;
+mod input;
+mod job;
+mod options;
+mod parse;
+mod response;
+mod session;
+mod show;
 
 pub use command::{Command, GoArgs, Id, NewGameArgs, PositionArgs, RawMove, RawPlacement, Token};
-pub use engine::{changes_game, Engine, Outcome, PROTOCOL_VERSION};
+pub use engine::{Effect, Engine, PROTOCOL_VERSION};
 pub use input::{read_line, RawLine};
 pub use job::Job;
 pub use options::{EngineOptions, OptionError};
 pub use parse::{parse_command, parse_line, Line, ParseError, MAX_LINE_BYTES};
-pub use response::{ErrorCode, Failure, Response};
+pub use response::{ErrorCode, Failure, InfoLine, Payload, Response};
+pub use session::{Action, Event, Lane, Session};

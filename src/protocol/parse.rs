@@ -392,10 +392,39 @@ fn go_args(mut i: &str) -> PResult<'_, GoArgs> {
             once(&args.infinite.then_some(()), "infinite", at)?;
             args.infinite = true;
             i = rest;
+        } else if let Ok((rest, _)) = keyword("time").parse(rest) {
+            once(&args.time, "time", at)?;
+            let (rest, n) = arg("milliseconds", number::<u64>("time")).parse(rest)?;
+            args.time = Some(n);
+            i = rest;
+        } else if let Ok((rest, _)) = keyword("inc").parse(rest) {
+            once(&args.inc, "inc", at)?;
+            let (rest, n) = arg("milliseconds", number::<u64>("inc")).parse(rest)?;
+            args.inc = Some(n);
+            i = rest;
+        } else if let Ok((rest, _)) = keyword("movestogo").parse(rest) {
+            once(&args.movestogo, "movestogo", at)?;
+            let (rest, n) = arg("a number of moves", number::<u32>("movestogo")).parse(rest)?;
+            args.movestogo = Some(n);
+            i = rest;
+        } else if let Ok((mut rest, _)) = keyword("searchmoves").parse(rest) {
+            // The moves run to the end of the line.
+            let (r, first) = arg("a move", raw_move).parse(rest)?;
+            let mut moves = vec![first];
+            rest = r;
+            while eof::<_, Problem>(rest).is_err() {
+                let (r, mv) = arg("a move", raw_move).parse(rest)?;
+                moves.push(mv);
+                rest = r;
+            }
+            args.searchmoves = moves;
+            i = rest;
         } else {
             return Err(Err::Failure(Problem::new(
                 at,
-                ProblemKind::Expected("movetime, nodes, depth or infinite"),
+                ProblemKind::Expected(
+                    "movetime, nodes, depth, infinite, time, inc, movestogo or searchmoves",
+                ),
             )));
         }
     }
@@ -487,7 +516,20 @@ fn command(i: &str) -> PResult<'_, Command> {
         with_args("perft", arg("a depth", number::<u32>("depth"))).map(Command::Perft),
         bare("bench", Command::Bench),
     ));
-    alt((info, game)).parse(i)
+    let board = alt((
+        bare("geometry", Command::Geometry),
+        with_args("next", opt(arg("placements joined by ,", placements)))
+            .map(|p| Command::Next(p.unwrap_or_default())),
+        bare("status", Command::Status),
+        bare("variants", Command::Variants),
+        bare("history", Command::History),
+    ));
+    alt((info, game, board)).parse(i)
+}
+
+/// Placements joined by `,`, as one token (`next`).
+fn placements(i: &str) -> PResult<'_, Vec<RawPlacement>> {
+    terminated(separated_list1(char(','), placement), token_end).parse(i)
 }
 
 /// `draw`'s values: blank-separated numbers, possibly none.
@@ -663,13 +705,45 @@ mod tests {
         assert_eq!(ok("go"), Command::Go(GoArgs::default()));
         assert_eq!(
             ok("go infinite depth 3 nodes 10 movetime 50"),
-            Command::Go(GoArgs { movetime: Some(50), nodes: Some(10), depth: Some(3), infinite: true })
+            Command::Go(GoArgs {
+                movetime: Some(50),
+                nodes: Some(10),
+                depth: Some(3),
+                infinite: true,
+                ..GoArgs::default()
+            })
         );
         assert_eq!(err("go depth 1 depth 2").0, ErrorCode::SyntaxError);
         assert_eq!(err("go infinite infinite").0, ErrorCode::SyntaxError);
         assert_eq!(err("go fast").0, ErrorCode::SyntaxError);
         assert_eq!(err("go depth").0, ErrorCode::SyntaxError);
         assert_eq!(err("go depth 4294967296").0, ErrorCode::InvalidArgument);
+        assert_eq!(
+            ok("go time 900 inc 10 movestogo 5 searchmoves 5@h8,3@h9 pass"),
+            Command::Go(GoArgs {
+                time: Some(900),
+                inc: Some(10),
+                movestogo: Some(5),
+                searchmoves: vec![RawMove::Place(vec![p(5, 7, 8), p(3, 7, 9)]), RawMove::Pass],
+                ..GoArgs::default()
+            })
+        );
+        assert_eq!(err("go searchmoves").0, ErrorCode::SyntaxError);
+        assert_eq!(err("go searchmoves 5@h8 fast").0, ErrorCode::SyntaxError);
+        assert_eq!(err("go time 1 time 2").0, ErrorCode::SyntaxError);
+        assert_eq!(ok("next"), Command::Next(vec![]));
+        assert_eq!(ok("next 5@h8,3@h9"), Command::Next(vec![p(5, 7, 8), p(3, 7, 9)]));
+        assert_eq!(err("next 5@h8 3@h9").0, ErrorCode::SyntaxError);
+        assert_eq!(err("next pass").0, ErrorCode::SyntaxError);
+        for (line, command) in [
+            ("geometry", Command::Geometry),
+            ("status", Command::Status),
+            ("variants", Command::Variants),
+            ("history", Command::History),
+        ] {
+            assert_eq!(ok(line), command);
+            assert_eq!(err(&format!("{line} x")).0, ErrorCode::SyntaxError);
+        }
         assert_eq!(ok("perft 3"), Command::Perft(3));
         assert_eq!(err("perft").0, ErrorCode::SyntaxError);
         assert_eq!(err("perft -1").0, ErrorCode::SyntaxError);

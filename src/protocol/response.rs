@@ -1,6 +1,10 @@
-//! What the engine answers: error codes, responses and their wire form (`Display`).
+//! What the engine answers: error codes, responses, `info` lines, and their wire form
+//! (`Display`). Everything the engine prints is formatted here.
 
 use std::fmt;
+
+use crate::rules::{Extensions, Move};
+use crate::search::Info;
 
 use super::command::Id;
 
@@ -90,24 +94,106 @@ impl fmt::Display for Failure {
     }
 }
 
+/// What a successful command answers.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Payload {
+    /// Lines of text (joined by `\n`, possibly empty).
+    Text(String),
+    /// `points <n> crosses <k>`: what a move scores (`place`, `score <move>`).
+    MoveScore { points: u32, crosses: u32 },
+    /// `bestmove <move> score <s> nodes <n>`: what a `go` found.
+    BestMove { best: Move, score: f64, nodes: u64 },
+    /// `<n>`, or `<n> stopped` when `stop` ended the count early (`perft`, `legal count`).
+    Count { count: u64, stopped: bool },
+    /// `complete yes|no|unknown`, `next <placements>|-`, and `stopped` when `stop` cut it short.
+    Extensions(Extensions),
+}
+
+impl From<String> for Payload {
+    fn from(text: String) -> Payload {
+        Payload::Text(text)
+    }
+}
+
+impl From<&str> for Payload {
+    fn from(text: &str) -> Payload {
+        Payload::Text(text.to_owned())
+    }
+}
+
+impl fmt::Display for Payload {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Payload::Text(text) => write_lines(f, text),
+            Payload::MoveScore { points, crosses } => write!(f, "points {points} crosses {crosses}"),
+            Payload::BestMove { best, score, nodes } => {
+                write!(f, "bestmove {best} score {score:.2} nodes {nodes}")
+            }
+            Payload::Count { count, stopped: false } => write!(f, "{count}"),
+            Payload::Count { count, stopped: true } => write!(f, "{count} stopped"),
+            Payload::Extensions(e) => {
+                let complete = match e.complete {
+                    Some(true) => "yes",
+                    Some(false) => "no",
+                    None => "unknown",
+                };
+                write!(f, "complete {complete}\nnext ")?;
+                if e.next.is_empty() {
+                    f.write_str("-")?;
+                }
+                for (k, p) in e.next.iter().enumerate() {
+                    write!(f, "{}{p}", if k > 0 { "," } else { "" })?;
+                }
+                if e.stopped {
+                    f.write_str("\nstopped")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
 /// One response: `=<id> <payload>` or `?<id> <code> <message>`, then one empty line.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Response {
     /// The id of the command it answers, if it had one.
     pub id: Option<Id>,
-    /// The payload (lines joined by `\n`, possibly empty) or the failure.
-    pub result: Result<String, Failure>,
+    /// The payload or the failure.
+    pub result: Result<Payload, Failure>,
 }
 
 impl Response {
-    /// A success with `payload` (empty for none).
-    pub fn success(id: Option<Id>, payload: impl Into<String>) -> Response {
+    /// A success with `payload` (an empty text for none).
+    pub fn success(id: Option<Id>, payload: impl Into<Payload>) -> Response {
         Response { id, result: Ok(payload.into()) }
     }
 
     /// A failure.
     pub fn failure(id: Option<Id>, failure: Failure) -> Response {
         Response { id, result: Err(failure) }
+    }
+}
+
+/// A progress line of `go`: `info depth <d> multipv <k> score <s> [stderr <e> samples <n>]
+/// [winprob <p>] nodes <n> nps <n> time <ms> pv <moves>`; `stderr`, `samples` and `winprob` only
+/// for a score that playouts sampled. Written with its line break.
+pub struct InfoLine<'a>(pub &'a Info);
+
+impl fmt::Display for InfoLine<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let i = self.0;
+        write!(f, "info depth {} multipv {} score {:.2}", i.depth, i.multipv, i.score)?;
+        if i.samples > 0 {
+            write!(f, " stderr {:.2} samples {}", i.std_error, i.samples)?;
+        }
+        if let Some(p) = i.winprob {
+            write!(f, " winprob {p:.3}")?;
+        }
+        write!(f, " nodes {} nps {} time {} pv", i.nodes, i.nps, i.time_ms)?;
+        for mv in &i.pv {
+            write!(f, " {mv}")?;
+        }
+        f.write_str("\n")
     }
 }
 
@@ -131,9 +217,9 @@ impl fmt::Display for Response {
         match &self.result {
             Ok(payload) => {
                 write!(f, "={id}")?;
-                if !payload.trim().is_empty() {
-                    f.write_str(" ")?;
-                    write_lines(f, payload)?;
+                let text = payload.to_string();
+                if !text.trim().is_empty() {
+                    write!(f, " {text}")?;
                 }
             }
             Err(failure) => {

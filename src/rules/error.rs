@@ -5,24 +5,7 @@ use thiserror::Error;
 
 use super::board::Axis;
 use super::geometry::Cell;
-use super::options::Variant;
-
-/// A rule option that cannot be set.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum OptionError {
-    #[error("players must be 1 to 6, not {0}")]
-    Players(u32),
-    #[error("unknown rule option '{0}'")]
-    Unknown(String),
-    #[error("bad value '{value}' for rule option '{key}'")]
-    Value { key: String, value: String },
-    #[error("rule option '{key}' does not apply to the {variant} game")]
-    NotForVariant { key: String, variant: Variant },
-    #[error("rule option '{0}' is given twice")]
-    Repeated(String),
-    #[error("teams need 4 or 6 players, not {0}")]
-    Teams(u8),
-}
+use super::options::OptionError;
 
 /// Text that is not a placement, a move or a draw.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -57,8 +40,10 @@ pub enum MoveError {
     DrawDue,
     #[error("the game is over")]
     GameOver,
-    #[error("{value} is not in the hand {hand}")]
-    NotInHand { value: u8, hand: String },
+    /// The move places `value` more often than the hand holds it: `held` in the hand (0 when the
+    /// hand holds none), `placed` in the move.
+    #[error("{}", not_in_hand(*.value, *.held, *.placed, .hand))]
+    NotInHand { value: u8, held: u8, placed: usize, hand: String },
     #[error("{0} is occupied")]
     Occupied(Cell),
     #[error("{0} is named twice in the move")]
@@ -81,6 +66,11 @@ pub enum MoveError {
     TooFew { placed: usize, required: usize, example: String },
     #[error("a tile still fits after this move (must_place=maximal): e.g. {example}")]
     NotMaximal { example: String },
+    #[error(
+        "these placements are part of no legal move: every legal move places {required} tiles \
+         (must_place=maximum), e.g. {example}"
+    )]
+    NoCompletion { required: usize, example: String },
     #[error("pass is not allowed while a tile fits: e.g. {example}")]
     PassWhileFits { example: String },
 }
@@ -102,3 +92,23 @@ pub enum SetupError {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("nothing to undo")]
 pub struct UndoError;
+
+/// `the hand 112 holds no 4`, `the hand 112 holds two 1s and the move places three`.
+fn not_in_hand(value: u8, held: u8, placed: usize, hand: &str) -> String {
+    if held == 0 {
+        return format!("the hand {hand} holds no {value}");
+    }
+    let plural = if held == 1 { "" } else { "s" };
+    format!(
+        "the hand {hand} holds {} {value}{plural} and the move places {}",
+        count_word(usize::from(held)),
+        count_word(placed)
+    )
+}
+
+/// Small counts as words, larger ones as digits.
+fn count_word(n: usize) -> String {
+    const WORDS: [&str; 11] =
+        ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
+    WORDS.get(n).map_or_else(|| n.to_string(), |w| (*w).to_string())
+}

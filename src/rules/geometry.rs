@@ -183,6 +183,22 @@ impl Geometry {
         self.centre
     }
 
+    /// Whether a cell is an extra cell as RULES.md names them: a double cell of the classic
+    /// board (its centre is not one, RULES.md 6), a diagonal cell of the dice and kids' boards
+    /// (the dice centre lies on both diagonals, so it is one, though it holds the start 1).
+    pub fn is_extra(&self, cell: Cell) -> bool {
+        match self.square(cell) {
+            Square::Double => true,
+            Square::Centre => matches!(self.shape, Shape::Dice(_)),
+            Square::Normal | Square::Outside => false,
+        }
+    }
+
+    /// The extra cells ([`Geometry::is_extra`]), row by row from the top.
+    pub fn extra_cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        self.cells.iter().copied().filter(|&c| self.is_extra(c))
+    }
+
     /// The cell at a column and row (both from 0), if it is a cell of this board.
     pub fn cell(&self, column: usize, row: usize) -> Option<Cell> {
         if column >= self.side || row >= self.side {
@@ -233,6 +249,40 @@ mod tests {
         assert_eq!(k.centre(), None);
         let extra = k.cells().iter().filter(|&&c| k.square(c) == Square::Double).count();
         assert_eq!(extra, 20);
+    }
+
+    #[test]
+    fn extra_cells_are_the_classic_doubles_and_the_whole_diagonals_of_the_square_boards() {
+        let g = Geometry::of(Shape::Classic);
+        let extra: Vec<String> = g.extra_cells().map(|c| c.to_string()).collect();
+        assert_eq!(extra.len(), 32);
+        assert!(!extra.contains(&"h8".to_string()), "the red centre is not a double cell");
+        assert_eq!(&extra[..4], ["g1", "i1", "b2", "n2"]);
+        for shape in [Shape::Dice(11), Shape::Dice(3), Shape::Kids] {
+            let g = Geometry::of(shape);
+            let side = g.side();
+            let extra: Vec<Cell> = g.extra_cells().collect();
+            let diagonal: Vec<Cell> = g
+                .cells()
+                .iter()
+                .copied()
+                .filter(|c| c.row() == c.column() || c.row() + c.column() == side - 1)
+                .collect();
+            assert_eq!(extra, diagonal, "{shape:?}");
+            assert_eq!(extra.len(), if side % 2 == 1 { 2 * side - 1 } else { 2 * side });
+        }
+        let d = Geometry::of(Shape::Dice(11));
+        assert!(d.centre().is_some_and(|c| d.is_extra(c)), "the dice centre lies on both diagonals");
+    }
+
+    #[test]
+    fn cells_are_listed_row_by_row_from_the_top_left() {
+        for shape in [Shape::Classic, Shape::Dice(25), Shape::Kids] {
+            let g = Geometry::of(shape);
+            let positions: Vec<(usize, usize)> = g.cells().iter().map(|c| (c.row(), c.column())).collect();
+            assert!(positions.windows(2).all(|w| w[0] < w[1]), "{shape:?}");
+        }
+        assert_eq!(Geometry::of(Shape::Classic).cells()[0].to_string(), "e1");
     }
 
     #[test]

@@ -4,27 +4,33 @@
 mod board;
 mod error;
 mod game;
+mod game_length;
 mod geometry;
 mod movegen;
 mod moves;
 mod options;
 mod perft;
 mod position;
+mod position_line;
 mod scoring;
-mod setup;
 mod sheet;
+mod status;
 mod tiles;
 
 pub use board::{Axis, Board};
-pub use error::{DrawError, MoveError, NotationError, OptionError, SetupError, UndoError};
+pub use error::{DrawError, MoveError, NotationError, SetupError, UndoError};
 pub use game::Game;
 pub use geometry::{Cell, Geometry, Shape, Square};
-pub use movegen::MoveGen;
+pub use movegen::{Extensions, MoveGen};
 pub use moves::{Move, Placement};
-pub use options::{CenterCross, ForcedDouble, KidsScoring, Leftovers, MustPlace, Rules, Variant};
+pub use options::{
+    CenterCross, ForcedDouble, KidsScoring, Leftovers, MustPlace, OptionError, OptionKind, OptionSpec,
+    Preset, RuleOption, Rules, Switch, Variant,
+};
 pub use perft::{perft, perft_until};
 pub use position::{Phase, Position, Standing};
-pub use scoring::MoveScore;
-pub use setup::MAX_TURN;
-pub use sheet::{Mark, Sheet};
+pub use position_line::MAX_TURN;
+pub use scoring::{run_points, MoveScore};
+pub use sheet::{Mark, Sheet, SheetRow};
+pub use status::{End, EndReason, Ranked, Status};
 pub use tiles::Tiles;

@@ -21,6 +21,10 @@ use super::moves::{Move, Placement};
 use super::options::{ForcedDouble, MustPlace, Rules, Variant};
 use super::tiles::{Tiles, VALUES};
 
+mod extend;
+
+pub use extend::Extensions;
+
 /// How many sets the search for the largest size visits before a soft stop may cut it short
 /// (about a second): ordinary hands finish far below this, and so do most hands of twenty kept
 /// tiles, so their moves stay legal whatever the flag says.
@@ -547,20 +551,41 @@ impl<'r> MoveGen<'r> {
     /// The first rule the move breaks, checked in the order: hand, cells, runs, neighbours, double
     /// cells, must place.
     pub fn check(&mut self, mv: &Move) -> Result<(), MoveError> {
-        let hand_text = self.hand.to_string();
-        let mut needed = Tiles::empty();
-        for p in mv.placements() {
-            if usize::from(p.value) >= VALUES || needed.count(p.value) >= self.hand.count(p.value) {
-                return Err(MoveError::NotInHand { value: p.value, hand: hand_text });
-            }
-            needed.add(p.value);
-        }
+        self.hand_ok(mv)?;
         if mv.is_pass() {
             return match self.any_move() {
                 Some(example) => Err(MoveError::PassWhileFits { example: example.to_string() }),
                 None => Ok(()),
             };
         }
+        self.cells_ok(mv)?;
+        self.place_valid(mv)?;
+        let result = self.must_place_ok(mv);
+        self.take_back();
+        result
+    }
+
+    /// Whether the hand holds every value of the move, as often as the move places it.
+    fn hand_ok(&self, mv: &Move) -> Result<(), MoveError> {
+        let mut needed = Tiles::empty();
+        for p in mv.placements() {
+            if usize::from(p.value) >= VALUES || needed.count(p.value) >= self.hand.count(p.value) {
+                let held = if usize::from(p.value) < VALUES { self.hand.count(p.value) } else { 0 };
+                let placed = mv.placements().iter().filter(|q| q.value == p.value).count();
+                return Err(MoveError::NotInHand {
+                    value: p.value,
+                    held,
+                    placed,
+                    hand: self.hand.to_string(),
+                });
+            }
+            needed.add(p.value);
+        }
+        Ok(())
+    }
+
+    /// Whether every cell of the move is empty and named once.
+    fn cells_ok(&self, mv: &Move) -> Result<(), MoveError> {
         let mut seen = Vec::with_capacity(mv.len());
         for p in mv.placements() {
             if !self.board.is_empty_cell(p.cell) {
@@ -571,6 +596,12 @@ impl<'r> MoveGen<'r> {
             }
             seen.push(p.cell);
         }
+        Ok(())
+    }
+
+    /// Checks neighbours, runs and double cells of a move whose hand and cells are fine, and
+    /// leaves it placed as the current set when it is valid (take it back with `take_back`).
+    fn place_valid(&mut self, mv: &Move) -> Result<(), MoveError> {
         self.neighbours_ok(mv)?;
         for p in self.connected_order(mv) {
             self.board.place(p.cell, p.value);
@@ -587,13 +618,11 @@ impl<'r> MoveGen<'r> {
                 }
             }
         }
-        let doubles = self.doubles();
-        let result = match doubles {
-            Doubles::Invalid(e) => Err(e),
-            Doubles::Fine | Doubles::Ordered(_) => self.must_place_ok(mv),
-        };
-        self.take_back();
-        result
+        if let Doubles::Invalid(e) = self.doubles() {
+            self.take_back();
+            return Err(e);
+        }
+        Ok(())
     }
 
     /// Takes back every placement of the current set.

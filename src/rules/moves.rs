@@ -28,6 +28,31 @@ impl Placement {
         let cell = geometry.parse_cell(cell).ok_or_else(|| NotationError::NotACell(cell.to_string()))?;
         Ok(Placement { cell, value })
     }
+
+    /// A placement read already as its parts (the protocol's parser): the value, the column
+    /// (`a` is 0) and the row as written (from 1), checked as [`Placement::parse`] checks them.
+    ///
+    /// # Errors
+    /// A value over 9, or a cell that is not on the board.
+    pub fn from_parts(
+        geometry: &Geometry,
+        value: u8,
+        column: usize,
+        row: usize,
+    ) -> Result<Placement, NotationError> {
+        let name = || {
+            let letter = u8::try_from(column).ok().filter(|c| *c < 26).map_or('?', |c| char::from(b'a' + c));
+            format!("{letter}{row}")
+        };
+        if value > 9 {
+            return Err(NotationError::Placement(format!("{value}@{}", name())));
+        }
+        let cell = row
+            .checked_sub(1)
+            .and_then(|r| geometry.cell(column, r))
+            .ok_or_else(|| NotationError::NotACell(name()))?;
+        Ok(Placement { cell, value })
+    }
 }
 
 impl fmt::Display for Placement {

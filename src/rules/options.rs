@@ -1,69 +1,419 @@
 //! The rules of a game as plain data: the variant, the player count and every rule option of
-//! RULES.md, with the presets `rules=de|cz3|cz4` and the `key=value` parser of `newgame`.
+//! RULES.md. Each option is named, parsed, printed and described in one table ([`RuleOption`]),
+//! which serves `newgame`, the position line, and the description a new-game dialog reads
+//! ([`option_specs`]).
 
 use std::fmt;
+use std::str::FromStr;
 
-use super::error::OptionError;
+use thiserror::Error;
+
 use super::geometry::Shape;
 
-/// The three games.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Variant {
-    /// The classic tile game with a bag of 121 tiles.
-    Classic,
-    /// The paper-and-pencil dice game.
-    Dice,
-    /// The kids' game: values 0..5, limit 10.
-    Kids,
+/// A rule option that cannot be set.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum OptionError {
+    #[error("players must be 1 to 6, not {0}")]
+    Players(u32),
+    #[error("unknown rule option '{0}'")]
+    Unknown(String),
+    #[error("bad value '{value}' for rule option '{key}'")]
+    Value { key: String, value: String },
+    #[error("rule option '{key}' does not apply to the {variant} game")]
+    NotForVariant { key: String, variant: Variant },
+    #[error("rule option '{0}' is given twice")]
+    Repeated(String),
+    #[error("teams need 4 or 6 players, not {0}")]
+    Teams(u8),
 }
 
-/// Who earns a cross for the red centre (classic).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum CenterCross {
-    /// When the start move forms a run of 10 or more through the centre (DE).
-    Scoring,
-    /// The start move always earns one (CZ4).
-    Always,
-    /// Never (CZ3).
-    Never,
+/// Defines a choice value: its variants with their names, `ALL`, `name`, `Display` and `FromStr`
+/// (the name is the only spelling, so printing and parsing cannot disagree).
+macro_rules! choice {
+    ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident = $text:literal,)+ }) => {
+        $(#[$doc])*
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $($(#[$vdoc])* $variant,)+
+        }
+
+        impl $name {
+            /// Every value, in the order the option's description lists them.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The names of [`Self::ALL`], in the same order.
+            pub const NAMES: &'static [&'static str] = &[$($text),+];
+
+            /// The value's name in `newgame` and the position line.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text,)+
+                }
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        impl FromStr for $name {
+            type Err = ();
+
+            fn from_str(s: &str) -> Result<$name, ()> {
+                $name::ALL.iter().copied().find(|v| v.name() == s).ok_or(())
+            }
+        }
+    };
 }
 
-/// How many tiles a player must place.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum MustPlace {
-    /// The valid moves of the largest size (DE).
-    Maximum,
-    /// The valid moves that no other valid move strictly contains (CZ3).
-    Maximal,
+choice! {
+    /// The three games.
+    Variant {
+        /// The classic tile game with a bag of 121 tiles.
+        Classic = "classic",
+        /// The paper-and-pencil dice game.
+        Dice = "dice",
+        /// The kids' game: values 0..5, limit 10.
+        Kids = "kids",
+    }
 }
 
-/// Whether a tile that fits nowhere else may go on a double cell without 10 to 12.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum ForcedDouble {
-    /// Yes, earning no cross (DE, CZ3).
-    Allow,
-    /// Never (CZ4).
-    Forbid,
+choice! {
+    /// Who earns a cross for the red centre (classic).
+    CenterCross {
+        /// When the start move forms a run of 10 or more through the centre (DE).
+        Scoring = "scoring",
+        /// The start move always earns one (CZ4).
+        Always = "always",
+        /// Never (CZ3).
+        Never = "never",
+    }
 }
 
-/// What happens to tiles that could not be placed.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Leftovers {
-    /// DE: two or more kept tiles of which one fits: draw nothing; otherwise draw one.
-    De,
-    /// CZ3: kept tiles that fit: draw nothing; otherwise draw one.
-    Cz3,
-    /// CZ4: draw one while the hand is not empty.
-    Cz4,
+choice! {
+    /// How many tiles a player must place.
+    MustPlace {
+        /// The valid moves of the largest size (DE).
+        Maximum = "maximum",
+        /// The valid moves that no other valid move strictly contains (CZ3).
+        Maximal = "maximal",
+    }
 }
 
-/// How the kids' game is scored.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum KidsScoring {
-    /// 1, 2, 3 points for runs of 8, 9, 10, doubled on an extra cell.
-    Points,
-    /// A dot per run; the most dots in the 10 column wins.
-    Dots,
+choice! {
+    /// Whether a tile that fits nowhere else may go on a double cell without 10 to 12.
+    ForcedDouble {
+        /// Yes, earning no cross (DE, CZ3).
+        Allow = "allow",
+        /// Never (CZ4).
+        Forbid = "forbid",
+    }
+}
+
+choice! {
+    /// What happens to tiles that could not be placed.
+    Leftovers {
+        /// DE: two or more kept tiles of which one fits: draw nothing; otherwise draw one.
+        De = "de",
+        /// CZ3: kept tiles that fit: draw nothing; otherwise draw one.
+        Cz3 = "cz3",
+        /// CZ4: draw one while the hand is not empty.
+        Cz4 = "cz4",
+    }
+}
+
+choice! {
+    /// How the kids' game is scored.
+    KidsScoring {
+        /// 1, 2, 3 points for runs of 8, 9, 10, doubled on an extra cell.
+        Points = "points",
+        /// A dot per run; the most dots in the 10 column wins.
+        Dots = "dots",
+    }
+}
+
+choice! {
+    /// The classic presets of `rules=`: each sets `center_cross`, `must_place`, `forced_double`
+    /// and `leftovers` at once.
+    Preset {
+        /// The German rules (the default).
+        De = "de",
+        /// The Czech rules of the 3-player edition.
+        Cz3 = "cz3",
+        /// The Czech rules of the 4-player edition.
+        Cz4 = "cz4",
+    }
+}
+
+choice! {
+    /// An on/off option (`teams`, `adjacent`).
+    Switch {
+        /// `on`.
+        On = "on",
+        /// `off`.
+        Off = "off",
+    }
+}
+
+impl Switch {
+    fn of(on: bool) -> Switch {
+        if on {
+            Switch::On
+        } else {
+            Switch::Off
+        }
+    }
+}
+
+impl Preset {
+    /// The four options the preset sets.
+    fn fields(self) -> (CenterCross, MustPlace, ForcedDouble, Leftovers) {
+        match self {
+            Preset::De => (CenterCross::Scoring, MustPlace::Maximum, ForcedDouble::Allow, Leftovers::De),
+            Preset::Cz3 => (CenterCross::Never, MustPlace::Maximal, ForcedDouble::Allow, Leftovers::Cz3),
+            Preset::Cz4 => (CenterCross::Always, MustPlace::Maximal, ForcedDouble::Forbid, Leftovers::Cz4),
+        }
+    }
+}
+
+choice! {
+    /// A rule option of `newgame` and the position line, in the order the position line writes
+    /// them (each variant writes those that apply to it; the preset `rules` is written expanded).
+    RuleOption {
+        /// `rules=de|cz3|cz4`: a classic preset, applied before the single options.
+        Rules = "rules",
+        /// Kids: `points` or `dots`.
+        Scoring = "scoring",
+        /// Dice: the side of the board, odd.
+        Size = "size",
+        /// Dice: whether a number needs an occupied neighbour.
+        Adjacent = "adjacent",
+        /// Classic: who earns the centre's cross.
+        CenterCross = "center_cross",
+        /// How many tiles (numbers) a move must place.
+        MustPlace = "must_place",
+        /// Classic: whether a tile may go on a double cell without 10 to 12 when it fits nowhere else.
+        ForcedDouble = "forced_double",
+        /// Classic: what happens to kept tiles.
+        Leftovers = "leftovers",
+        /// Classic and dice: the row bonuses, by row.
+        Bonus = "bonus",
+        /// End after this many rounds (0: no limit).
+        Rounds = "rounds",
+        /// Classic: partners (seats 1+2, 3+4, 5+6) share a sheet.
+        Teams = "teams",
+    }
+}
+
+/// The values a rule option takes, as a new-game dialog needs them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    /// One of these names.
+    Choice(&'static [&'static str]),
+    /// An integer from `min` to `max`.
+    Range { min: u32, max: u32 },
+    /// An odd integer from `min` to `max`.
+    Odd { min: u32, max: u32 },
+    /// 1 to `max_len` integers from `min` to `max`, joined by `,`.
+    List { min: u32, max: u32, max_len: usize },
+}
+
+impl OptionKind {
+    /// Whether `value` is one this kind takes (integers without sign, in their range).
+    pub fn accepts(self, value: &str) -> bool {
+        let number = |s: &str, min: u32, max: u32| {
+            !s.starts_with('+') && s.parse::<u32>().is_ok_and(|n| (min..=max).contains(&n))
+        };
+        match self {
+            OptionKind::Choice(names) => names.contains(&value),
+            OptionKind::Range { min, max } => number(value, min, max),
+            OptionKind::Odd { min, max } => {
+                number(value, min, max) && value.parse::<u32>().is_ok_and(|n| n % 2 == 1)
+            }
+            OptionKind::List { min, max, max_len } => {
+                let items = value.split(',');
+                items.clone().count() <= max_len && items.into_iter().all(|s| number(s, min, max))
+            }
+        }
+    }
+}
+
+impl fmt::Display for OptionKind {
+    /// `choice <v>,<v>,...`, `range <lo>-<hi>`, `odd <lo>-<hi>` or `list <lo>-<hi>`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionKind::Choice(names) => write!(f, "choice {}", names.join(",")),
+            OptionKind::Range { min, max } => write!(f, "range {min}-{max}"),
+            OptionKind::Odd { min, max } => write!(f, "odd {min}-{max}"),
+            OptionKind::List { min, max, .. } => write!(f, "list {min}-{max}"),
+        }
+    }
+}
+
+/// What a new-game dialog needs to know of one rule option in one variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionSpec {
+    /// The option.
+    pub option: RuleOption,
+    /// Its default with the default player count ([`Rules::DEFAULT_PLAYERS`]).
+    pub default: String,
+    /// When the default depends on the player count: the default for 1, 2, ... 6 players.
+    pub by_players: Option<Vec<String>>,
+    /// The values it takes.
+    pub kind: OptionKind,
+    /// When it may be turned on only with some player counts (teams: 4 or 6), those counts.
+    pub players: Option<&'static [u8]>,
+}
+
+impl fmt::Display for OptionSpec {
+    /// `<name> default <value> <kind> [players <n>,<n>] [by_players <v>,<v>,...]`: the `rule`
+    /// line of `variants` without its keyword.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} default {} {}", self.option, self.default, self.kind)?;
+        if let Some(players) = self.players {
+            let list: Vec<String> = players.iter().map(u8::to_string).collect();
+            write!(f, " players {}", list.join(","))?;
+        }
+        if let Some(values) = &self.by_players {
+            write!(f, " by_players {}", values.join(","))?;
+        }
+        Ok(())
+    }
+}
+
+/// The player counts teams allow.
+const TEAM_PLAYERS: &[u8] = &[4, 6];
+
+/// The most rows `bonus` may list.
+const MAX_BONUS_ROWS: usize = 64;
+
+impl RuleOption {
+    /// Whether the option belongs to a variant.
+    pub fn applies_to(self, variant: Variant) -> bool {
+        match self {
+            RuleOption::Rules
+            | RuleOption::CenterCross
+            | RuleOption::ForcedDouble
+            | RuleOption::Leftovers
+            | RuleOption::Teams => variant == Variant::Classic,
+            RuleOption::Size | RuleOption::Adjacent => variant == Variant::Dice,
+            RuleOption::Scoring => variant == Variant::Kids,
+            RuleOption::Bonus => variant != Variant::Kids,
+            RuleOption::MustPlace | RuleOption::Rounds => true,
+        }
+    }
+
+    /// The values the option takes.
+    pub fn kind(self) -> OptionKind {
+        match self {
+            RuleOption::Rules => OptionKind::Choice(Preset::NAMES),
+            RuleOption::Scoring => OptionKind::Choice(KidsScoring::NAMES),
+            RuleOption::Size => OptionKind::Odd { min: 3, max: 25 },
+            RuleOption::Adjacent => OptionKind::Choice(Switch::NAMES),
+            // The default first, as in every other choice.
+            RuleOption::Teams => OptionKind::Choice(&["off", "on"]),
+            RuleOption::CenterCross => OptionKind::Choice(CenterCross::NAMES),
+            RuleOption::MustPlace => OptionKind::Choice(MustPlace::NAMES),
+            RuleOption::ForcedDouble => OptionKind::Choice(ForcedDouble::NAMES),
+            RuleOption::Leftovers => OptionKind::Choice(Leftovers::NAMES),
+            RuleOption::Bonus => OptionKind::List { min: 0, max: 99, max_len: MAX_BONUS_ROWS },
+            RuleOption::Rounds => OptionKind::Range { min: 0, max: 100_000 },
+        }
+    }
+
+    /// The player counts the option may be turned on with, when it is restricted (teams).
+    pub fn players(self) -> Option<&'static [u8]> {
+        (self == RuleOption::Teams).then_some(TEAM_PLAYERS)
+    }
+
+    /// Whether the position line writes the option (the preset is written expanded).
+    fn is_field(self) -> bool {
+        self != RuleOption::Rules
+    }
+
+    /// The option's value in these rules; for the preset, the preset the rules match, if any.
+    pub fn value(self, rules: &Rules) -> Option<String> {
+        let text = match self {
+            RuleOption::Rules => {
+                let fields = (rules.center_cross, rules.must_place, rules.forced_double, rules.leftovers);
+                return Preset::ALL.iter().find(|p| p.fields() == fields).map(ToString::to_string);
+            }
+            RuleOption::Scoring => rules.scoring.to_string(),
+            RuleOption::Size => rules.size.to_string(),
+            RuleOption::Adjacent => Switch::of(rules.adjacent).to_string(),
+            RuleOption::CenterCross => rules.center_cross.to_string(),
+            RuleOption::MustPlace => rules.must_place.to_string(),
+            RuleOption::ForcedDouble => rules.forced_double.to_string(),
+            RuleOption::Leftovers => rules.leftovers.to_string(),
+            RuleOption::Bonus => rules.bonus.iter().map(u8::to_string).collect::<Vec<_>>().join(","),
+            RuleOption::Rounds => rules.rounds.to_string(),
+            RuleOption::Teams => Switch::of(rules.teams).to_string(),
+        };
+        Some(text)
+    }
+
+    /// Sets the option from its text. The value is checked against [`RuleOption::kind`] first,
+    /// so what the description says is what is accepted.
+    fn set(self, rules: &mut Rules, value: &str) -> Result<(), OptionError> {
+        let bad = || OptionError::Value { key: self.name().to_string(), value: value.to_string() };
+        if !self.kind().accepts(value) {
+            return Err(bad());
+        }
+        // `accepts` has checked every value below: a parse that fails still answers `bad`.
+        let choice = |_: ()| bad();
+        match self {
+            RuleOption::Rules => {
+                let preset: Preset = value.parse().map_err(choice)?;
+                (rules.center_cross, rules.must_place, rules.forced_double, rules.leftovers) =
+                    preset.fields();
+            }
+            RuleOption::Scoring => rules.scoring = value.parse().map_err(choice)?,
+            RuleOption::Size => rules.size = value.parse().map_err(|_| bad())?,
+            RuleOption::Adjacent => rules.adjacent = value.parse::<Switch>().map_err(choice)? == Switch::On,
+            RuleOption::CenterCross => rules.center_cross = value.parse().map_err(choice)?,
+            RuleOption::MustPlace => rules.must_place = value.parse().map_err(choice)?,
+            RuleOption::ForcedDouble => rules.forced_double = value.parse().map_err(choice)?,
+            RuleOption::Leftovers => rules.leftovers = value.parse().map_err(choice)?,
+            RuleOption::Bonus => {
+                rules.bonus = value.split(',').map(str::parse).collect::<Result<_, _>>().map_err(|_| bad())?
+            }
+            RuleOption::Rounds => rules.rounds = value.parse().map_err(|_| bad())?,
+            RuleOption::Teams => rules.teams = value.parse::<Switch>().map_err(choice)? == Switch::On,
+        }
+        Ok(())
+    }
+
+    /// The option as a new-game dialog sees it in a variant; its defaults are those of
+    /// [`Rules::new`].
+    pub fn spec(self, variant: Variant) -> OptionSpec {
+        let default_of = |players: u8| {
+            Rules::new(variant, players).ok().and_then(|rules| self.value(&rules)).unwrap_or_default()
+        };
+        let all: Vec<String> = Rules::PLAYERS.map(default_of).collect();
+        let by_players = all.iter().any(|v| *v != all[0]).then_some(all);
+        OptionSpec {
+            option: self,
+            default: default_of(Rules::DEFAULT_PLAYERS),
+            by_players,
+            kind: self.kind(),
+            players: self.players(),
+        }
+    }
+}
+
+impl Variant {
+    /// Parses `classic`, `dice` or `kids`.
+    pub fn parse(name: &str) -> Option<Variant> {
+        name.parse().ok()
+    }
+
+    /// Every rule option of the variant with its default and the values it takes, in the order
+    /// of the position line (the preset first).
+    pub fn option_specs(self) -> Vec<OptionSpec> {
+        RuleOption::ALL.iter().filter(|o| o.applies_to(self)).map(|o| o.spec(self)).collect()
+    }
 }
 
 /// A variant and all its rule options.
@@ -90,12 +440,18 @@ pub struct Rules {
 const DEFAULT_BONUS: [u8; 13] = [3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 6];
 
 impl Rules {
+    /// The player counts every variant allows.
+    pub const PLAYERS: std::ops::RangeInclusive<u8> = 1..=6;
+
+    /// The player count of a new game that names none.
+    pub const DEFAULT_PLAYERS: u8 = 2;
+
     /// The default rules of a variant for a number of players (classic: DE).
     ///
     /// # Errors
     /// When `players` is not within 1..=6.
     pub fn new(variant: Variant, players: u8) -> Result<Rules, OptionError> {
-        if !(1..=6).contains(&players) {
+        if !Rules::PLAYERS.contains(&players) {
             return Err(OptionError::Players(players.into()));
         }
         Ok(Rules {
@@ -136,11 +492,12 @@ impl Rules {
             }
             seen.push(key);
         }
-        let (presets, singles): (Vec<_>, Vec<_>) = options.into_iter().partition(|(key, _)| *key == "rules");
+        let (presets, singles): (Vec<_>, Vec<_>) =
+            options.into_iter().partition(|(key, _)| *key == RuleOption::Rules.name());
         for (key, value) in presets.into_iter().chain(singles) {
             rules.set(key, value)?;
         }
-        if rules.teams && rules.players != 4 && rules.players != 6 {
+        if rules.teams && !TEAM_PLAYERS.contains(&rules.players) {
             return Err(OptionError::Teams(rules.players));
         }
         Ok(rules)
@@ -151,104 +508,11 @@ impl Rules {
     /// # Errors
     /// An unknown option, a bad value or an option that does not belong to this variant.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
-        use Variant::*;
-        let bad = || OptionError::Value { key: key.to_string(), value: value.to_string() };
-        let applies = match key {
-            "rules" | "center_cross" | "forced_double" | "leftovers" | "teams" => self.variant == Classic,
-            "size" | "adjacent" => self.variant == Dice,
-            "scoring" => self.variant == Kids,
-            "bonus" => self.variant != Kids,
-            "must_place" | "rounds" => true,
-            _ => return Err(OptionError::Unknown(key.to_string())),
-        };
-        if !applies {
+        let option: RuleOption = key.parse().map_err(|_| OptionError::Unknown(key.to_string()))?;
+        if !option.applies_to(self.variant) {
             return Err(OptionError::NotForVariant { key: key.to_string(), variant: self.variant });
         }
-        match key {
-            "rules" => match value {
-                "de" => {
-                    self.center_cross = CenterCross::Scoring;
-                    self.must_place = MustPlace::Maximum;
-                    self.forced_double = ForcedDouble::Allow;
-                    self.leftovers = Leftovers::De;
-                }
-                "cz3" => {
-                    self.center_cross = CenterCross::Never;
-                    self.must_place = MustPlace::Maximal;
-                    self.forced_double = ForcedDouble::Allow;
-                    self.leftovers = Leftovers::Cz3;
-                }
-                "cz4" => {
-                    self.center_cross = CenterCross::Always;
-                    self.must_place = MustPlace::Maximal;
-                    self.forced_double = ForcedDouble::Forbid;
-                    self.leftovers = Leftovers::Cz4;
-                }
-                _ => return Err(bad()),
-            },
-            "center_cross" => {
-                self.center_cross = match value {
-                    "scoring" => CenterCross::Scoring,
-                    "always" => CenterCross::Always,
-                    "never" => CenterCross::Never,
-                    _ => return Err(bad()),
-                }
-            }
-            "must_place" => {
-                self.must_place = match value {
-                    "maximum" => MustPlace::Maximum,
-                    "maximal" => MustPlace::Maximal,
-                    _ => return Err(bad()),
-                }
-            }
-            "forced_double" => {
-                self.forced_double = match value {
-                    "allow" => ForcedDouble::Allow,
-                    "forbid" => ForcedDouble::Forbid,
-                    _ => return Err(bad()),
-                }
-            }
-            "leftovers" => {
-                self.leftovers = match value {
-                    "de" => Leftovers::De,
-                    "cz3" => Leftovers::Cz3,
-                    "cz4" => Leftovers::Cz4,
-                    _ => return Err(bad()),
-                }
-            }
-            "bonus" => {
-                let list: Option<Vec<u8>> = value
-                    .split(',')
-                    .map(|s| s.parse::<u8>().ok().filter(|&b| b <= 99 && !s.starts_with('+')))
-                    .collect();
-                self.bonus = list.filter(|l| !l.is_empty() && l.len() <= 64).ok_or_else(bad)?;
-            }
-            "rounds" => {
-                self.rounds = value
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|&r| r <= 100_000 && !value.starts_with('+'))
-                    .ok_or_else(bad)?
-            }
-            "teams" => self.teams = on_off(value).ok_or_else(bad)?,
-            "adjacent" => self.adjacent = on_off(value).ok_or_else(bad)?,
-            "size" => {
-                self.size = value
-                    .parse::<u8>()
-                    .ok()
-                    .filter(|&s| (3..=25).contains(&s) && s % 2 == 1 && !value.starts_with('+'))
-                    .ok_or_else(bad)?
-            }
-            "scoring" => {
-                self.scoring = match value {
-                    "points" => KidsScoring::Points,
-                    "dots" => KidsScoring::Dots,
-                    _ => return Err(bad()),
-                }
-            }
-            _ => unreachable!("every key was matched above"),
-        }
-        Ok(())
+        option.set(self, value)
     }
 
     /// The board shape of these rules.
@@ -316,94 +580,11 @@ impl Rules {
 
     /// The options as `key=value` fields in the fixed order of the position line.
     pub fn option_fields(&self) -> Vec<(&'static str, String)> {
-        let bonus = self.bonus.iter().map(u8::to_string).collect::<Vec<_>>().join(",");
-        let must = match self.must_place {
-            MustPlace::Maximum => "maximum",
-            MustPlace::Maximal => "maximal",
-        };
-        match self.variant {
-            Variant::Classic => vec![
-                (
-                    "center_cross",
-                    match self.center_cross {
-                        CenterCross::Scoring => "scoring",
-                        CenterCross::Always => "always",
-                        CenterCross::Never => "never",
-                    }
-                    .into(),
-                ),
-                ("must_place", must.into()),
-                (
-                    "forced_double",
-                    match self.forced_double {
-                        ForcedDouble::Allow => "allow",
-                        ForcedDouble::Forbid => "forbid",
-                    }
-                    .into(),
-                ),
-                (
-                    "leftovers",
-                    match self.leftovers {
-                        Leftovers::De => "de",
-                        Leftovers::Cz3 => "cz3",
-                        Leftovers::Cz4 => "cz4",
-                    }
-                    .into(),
-                ),
-                ("bonus", bonus),
-                ("rounds", self.rounds.to_string()),
-                ("teams", if self.teams { "on" } else { "off" }.into()),
-            ],
-            Variant::Dice => vec![
-                ("size", self.size.to_string()),
-                ("adjacent", if self.adjacent { "on" } else { "off" }.into()),
-                ("must_place", must.into()),
-                ("bonus", bonus),
-                ("rounds", self.rounds.to_string()),
-            ],
-            Variant::Kids => vec![
-                (
-                    "scoring",
-                    match self.scoring {
-                        KidsScoring::Points => "points",
-                        KidsScoring::Dots => "dots",
-                    }
-                    .into(),
-                ),
-                ("must_place", must.into()),
-                ("rounds", self.rounds.to_string()),
-            ],
-        }
-    }
-}
-
-fn on_off(value: &str) -> Option<bool> {
-    match value {
-        "on" => Some(true),
-        "off" => Some(false),
-        _ => None,
-    }
-}
-
-impl Variant {
-    /// Parses `classic`, `dice` or `kids`.
-    pub fn parse(name: &str) -> Option<Variant> {
-        match name {
-            "classic" => Some(Variant::Classic),
-            "dice" => Some(Variant::Dice),
-            "kids" => Some(Variant::Kids),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for Variant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Variant::Classic => "classic",
-            Variant::Dice => "dice",
-            Variant::Kids => "kids",
-        })
+        RuleOption::ALL
+            .iter()
+            .filter(|o| o.is_field() && o.applies_to(self.variant))
+            .filter_map(|o| Some((o.name(), o.value(self)?)))
+            .collect()
     }
 }
 
@@ -455,5 +636,74 @@ mod tests {
         let r = Rules::new(Variant::Classic, 2).unwrap();
         let bonuses: Vec<u32> = (0..18).map(|row| r.bonus_of_row(row)).collect();
         assert_eq!(bonuses, [3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6]);
+    }
+
+    #[test]
+    fn every_option_value_printed_parses_back_to_the_same_rules() {
+        for &variant in Variant::ALL {
+            for players in Rules::PLAYERS {
+                let rules = Rules::new(variant, players).unwrap();
+                let fields = rules.option_fields();
+                let back =
+                    Rules::with_options(variant, players, fields.iter().map(|(k, v)| (*k, v.as_str())));
+                assert_eq!(back, Ok(rules.clone()));
+                for spec in variant.option_specs() {
+                    if let OptionKind::Choice(names) = spec.kind {
+                        for name in names {
+                            let mut changed = rules.clone();
+                            let result = changed.set(spec.option.name(), name);
+                            assert_eq!(result, Ok(()), "{} {name}", spec.option);
+                            assert_eq!(spec.option.value(&changed).as_deref(), Some(*name));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_option_description_gives_defaults_kinds_and_constraints() {
+        let lines = |v: Variant| v.option_specs().iter().map(ToString::to_string).collect::<Vec<_>>();
+        assert_eq!(
+            lines(Variant::Classic),
+            [
+                "rules default de choice de,cz3,cz4",
+                "center_cross default scoring choice scoring,always,never",
+                "must_place default maximum choice maximum,maximal",
+                "forced_double default allow choice allow,forbid",
+                "leftovers default de choice de,cz3,cz4",
+                "bonus default 3,3,3,3,4,4,4,4,5,5,5,5,6 list 0-99",
+                "rounds default 0 range 0-100000",
+                "teams default off choice off,on players 4,6",
+            ]
+        );
+        assert_eq!(
+            lines(Variant::Dice),
+            [
+                "size default 11 odd 3-25 by_players 11,11,13,13,15,15",
+                "adjacent default on choice on,off",
+                "must_place default maximum choice maximum,maximal",
+                "bonus default 3,3,3,3,4,4,4,4,5,5,5,5,6 list 0-99",
+                "rounds default 0 range 0-100000",
+            ]
+        );
+        assert_eq!(
+            lines(Variant::Kids),
+            [
+                "scoring default points choice points,dots",
+                "must_place default maximum choice maximum,maximal",
+                "rounds default 0 range 0-100000",
+            ]
+        );
+    }
+
+    #[test]
+    fn the_kinds_accept_exactly_what_the_setters_accept() {
+        let size = RuleOption::Size.kind();
+        assert!(size.accepts("3") && size.accepts("25") && !size.accepts("4") && !size.accepts("27"));
+        assert!(!size.accepts("+5") && !size.accepts(""));
+        let bonus = RuleOption::Bonus.kind();
+        assert!(bonus.accepts("0,99") && !bonus.accepts("3,,4") && !bonus.accepts("100"));
+        assert!(bonus.accepts(&vec!["1"; 64].join(",")) && !bonus.accepts(&vec!["1"; 65].join(",")));
     }
 }

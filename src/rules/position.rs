@@ -61,19 +61,31 @@ pub struct Standing {
     pub total: i64,
     pub hand: Tiles,
     pub sheet: Sheet,
+    /// Each sheet row's total as it counts now, in sheet order.
+    pub rows: Vec<u32>,
     /// Kids' dots tie-breaks: the dots of the 10, 9 and 8 columns; otherwise the total only.
     pub rank_key: [i64; 3],
 }
 
 impl fmt::Display for Standing {
-    /// `player <n> total <t> hand <values joined by , or -> sheet <rows>`.
+    /// `player <n> total <t> hand <values joined by , or -> sheet <rows> rows <row totals
+    /// joined by / or none>`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let hand = if self.hand.is_empty() {
             "-".to_string()
         } else {
             self.hand.values().map(|v| v.to_string()).collect::<Vec<_>>().join(",")
         };
-        write!(f, "{} {} total {} hand {} sheet {}", self.label, self.number, self.total, hand, self.sheet)
+        let rows = if self.rows.is_empty() {
+            "none".to_string()
+        } else {
+            self.rows.iter().map(u32::to_string).collect::<Vec<_>>().join("/")
+        };
+        write!(
+            f,
+            "{} {} total {} hand {} sheet {} rows {}",
+            self.label, self.number, self.total, hand, self.sheet, rows
+        )
     }
 }
 
@@ -281,7 +293,7 @@ impl Position {
         }
     }
 
-    fn move_allowed(&self) -> Result<(), MoveError> {
+    pub(super) fn move_allowed(&self) -> Result<(), MoveError> {
         match self.phase {
             Phase::Place => Ok(()),
             Phase::Draw => Err(MoveError::DrawDue),
@@ -344,12 +356,9 @@ impl Position {
                 Variant::Dice => !roll_writable,
                 Variant::Kids => !self.kids_cell_left(),
             };
-        if ended {
-            self.phase = Phase::Over;
-        } else {
-            self.to_move = (seat + 1) % usize::from(self.rules.players);
-            self.phase = Phase::Draw;
-        }
+        // The seat follows the turn also after the end, so that `tomove` agrees with `turn`.
+        self.to_move = (seat + 1) % usize::from(self.rules.players);
+        self.phase = if ended { Phase::Over } else { Phase::Draw };
         score
     }
 
@@ -388,6 +397,7 @@ impl Position {
                     total,
                     hand,
                     sheet: sheet.clone(),
+                    rows: sheet.row_totals(&self.rules),
                     rank_key,
                 }
             })

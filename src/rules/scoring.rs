@@ -6,6 +6,15 @@ use super::geometry::{Cell, Square};
 use super::moves::Placement;
 use super::options::{CenterCross, KidsScoring, Rules, Variant};
 
+/// Points per run of limit-2, limit-1 and limit: 10, 11, 12 make 1, 2, 4 on the classic and dice
+/// sheets; the kids' 8, 9, 10 make 1, 2, 3.
+pub fn run_points(variant: Variant) -> [u16; 3] {
+    match variant {
+        Variant::Classic | Variant::Dice => [1, 2, 4],
+        Variant::Kids => [1, 2, 3],
+    }
+}
+
 /// The scoring facts of one move.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct MoveScore {
@@ -63,11 +72,12 @@ impl MoveScore {
     /// The points of the move as the protocol reports them: 1/2/4 per run (kids 1/2/3, doubled on
     /// an extra cell; dots: the number of runs).
     pub fn points(&self, rules: &Rules) -> u32 {
-        let [a, b, c] = self.runs.map(u32::from);
+        let points: u32 =
+            self.runs.iter().zip(run_points(rules.variant)).map(|(&n, p)| u32::from(n) * u32::from(p)).sum();
         match (rules.variant, rules.scoring) {
-            (Variant::Kids, KidsScoring::Dots) => a + b + c,
-            (Variant::Kids, KidsScoring::Points) => (a + 2 * b + 3 * c) * if self.extra > 0 { 2 } else { 1 },
-            _ => a + 2 * b + 4 * c,
+            (Variant::Kids, KidsScoring::Dots) => self.runs.iter().map(|&n| u32::from(n)).sum(),
+            (Variant::Kids, KidsScoring::Points) => points * if self.extra > 0 { 2 } else { 1 },
+            _ => points,
         }
     }
 

@@ -1,15 +1,13 @@
 //! The static evaluation: what every sheet will probably be worth at the end of the game, and the
 //! margin of the player to move over the best opponent.
 //!
-//! A sheet's equity is its [`Ledger::equity`] under an outlook built from the turns its seats
-//! still have (from the bag in the classic game, from the empty cells in the dice games, capped by
+//! A sheet's equity is what its entries will probably be worth at the end ([`sheet_equity`]) under
+//! an outlook built from the turns its seats still have (from the bag in the classic game, from the empty cells in the dice games, capped by
 //! the `rounds` option) and per-turn entry rates measured in greedy self-play; classic kept tiles
 //! cost their pips (in full when the game is about to end, partly otherwise since most kept tiles
 //! are placed later).
 
-use crate::rules::{Position, Rules, Variant};
-
-use super::ledger::{Ledger, Outlook};
+use crate::rules::{Position, Rules, Sheet, Variant};
 
 /// Per own turn: the chance of an entry in the 10, 11, 12 columns and of a mark (measured with
 /// `zatre-selfplay --stats`, greedy against greedy, two players).
@@ -17,30 +15,6 @@ const CLASSIC_RATES: [f64; 4] = [0.40, 0.40, 0.55, 0.40];
 const DICE_RATES: [f64; 4] = [0.36, 0.36, 0.53, 0.40];
 /// The mean factor of a dice mark (`2x` or `4x`).
 const DICE_MARK_FACTOR: f64 = 2.15;
-
-/// Game turns still to be played from this position, as the evaluation guesses them.
-pub(crate) fn game_turns_left(pos: &Position) -> f64 {
-    let rules = pos.rules();
-    let by_material = match rules.variant {
-        Variant::Classic => (pos.bag().len() as f64 / 2.0).ceil(),
-        Variant::Dice | Variant::Kids => {
-            let board = pos.board();
-            // Greedy games end with about 37% of the cells still empty.
-            let cells = board.geometry().cells();
-            let empty = cells.iter().filter(|&&c| board.is_empty_cell(c)).count();
-            ((empty as f64 - 0.37 * cells.len() as f64) / 2.0).max(1.0)
-        }
-    };
-    if pos.is_over() {
-        return 0.0;
-    }
-    if rules.rounds > 0 {
-        let total = f64::from(rules.rounds) * f64::from(rules.players);
-        let played = f64::from(pos.turn()) - 1.0;
-        return by_material.min((total - played).max(0.0));
-    }
-    by_material
-}
 
 /// The turns each sheet's seats still have, out of `game` turns starting with the player to move.
 fn sheet_turns(pos: &Position, game: f64) -> Vec<f64> {
@@ -57,28 +31,102 @@ fn sheet_turns(pos: &Position, game: f64) -> Vec<f64> {
     turns
 }
 
+/// What the future probably brings to one sheet: expected entries per column and marks.
+#[derive(Copy, Clone, Debug)]
+struct Outlook {
+    /// Expected number of future entries in the 10, 11, 12 columns.
+    entries: [f64; 3],
+    /// Expected number of future marks.
+    marks: f64,
+}
+
+/// The mean value of a future entry of each sum column (two runs of one sum in a move are rare).
+const MEAN_ENTRY: [f64; 3] = [1.06, 2.15, 4.9];
+
 /// A sheet's equity without the hand, given the turns its seats still have.
-fn sheet_equity(rules: &Rules, ledger: &Ledger, turns: f64) -> f64 {
+fn turns_equity(rules: &Rules, sheet: &Sheet, turns: f64) -> f64 {
     let (rates, mark_factor) = match rules.variant {
         Variant::Dice => (DICE_RATES, DICE_MARK_FACTOR),
         _ => (CLASSIC_RATES, 2.0),
     };
     let t = turns.max(0.0);
     let outlook = Outlook { entries: [rates[0] * t, rates[1] * t, rates[2] * t], marks: rates[3] * t };
-    ledger.equity(rules, &outlook, mark_factor)
+    sheet_equity(rules, sheet, &outlook, mark_factor)
+}
+
+/// What a sheet will probably be worth at the end, given what the future brings it: each empty
+/// box is filled with the chance that its column gets that many more entries (Poisson), rows
+/// complete with the product of their boxes' chances and then earn their bonus, and a mark doubles
+/// (quadruples) the row's expected value with its own chance. Kids: the total now.
+fn sheet_equity(rules: &Rules, sheet: &Sheet, outlook: &Outlook, mark_factor: f64) -> f64 {
+    if rules.variant == Variant::Kids {
+        return f64::from(sheet.total(rules));
+    }
+    let tails: [Vec<f64>; 3] = std::array::from_fn(|j| poisson_tails(outlook.entries[j]));
+    let mark_tails = poisson_tails(outlook.marks);
+    let tail = |t: &[f64], k: usize| t.get(k).copied().unwrap_or(0.0);
+    let rows = sheet.rows();
+    let mut equity = 0.0;
+    let mut r = 0;
+    loop {
+        let row = rows.get(r);
+        let mut expected = 0.0;
+        let mut complete = 1.0;
+        let mut open = false;
+        for j in 0..3 {
+            if let Some(b) = row.and_then(|row| row.boxes()[j]) {
+                expected += f64::from(b);
+            } else {
+                // Box r needs r - filled + 1 more entries in this column.
+                let p = tail(&tails[j], r + 1 - sheet.entry_count(j));
+                open |= p > 1e-3;
+                expected += p * MEAN_ENTRY[j];
+                complete *= p;
+            }
+        }
+        let factor = match row.and_then(|row| row.mark()) {
+            Some(mark) => f64::from(mark.factor()),
+            None => 1.0 + (mark_factor - 1.0) * tail(&mark_tails, r + 1 - sheet.mark_count()),
+        };
+        equity += (expected + complete * f64::from(rules.bonus_of_row(r))) * factor;
+        r += 1;
+        if r >= rows.len() && !open {
+            break;
+        }
+    }
+    equity
+}
+
+/// P(X >= k) for X ~ Poisson(lambda), for k = 0, 1, ... until it is negligible.
+fn poisson_tails(lambda: f64) -> Vec<f64> {
+    let mut tails = vec![1.0];
+    let mut term = (-lambda).exp();
+    let mut cdf = 0.0;
+    let mut k = 0.0;
+    loop {
+        cdf += term;
+        let t = (1.0 - cdf).max(0.0);
+        if t < 1e-4 || tails.len() > 200 {
+            break;
+        }
+        tails.push(t);
+        k += 1.0;
+        term *= lambda / k;
+    }
+    tails
 }
 
 /// The equity of every sheet.
-pub(crate) fn equities(pos: &Position, ledgers: &[Ledger]) -> Vec<f64> {
+pub(crate) fn equities(pos: &Position) -> Vec<f64> {
     let rules = pos.rules();
-    let game = game_turns_left(pos);
+    let game = pos.turns_left_estimate();
     let turns = sheet_turns(pos, game);
     let hand_weight = if game <= f64::from(rules.players) { 1.0 } else { 0.3 };
-    ledgers
+    pos.sheets()
         .iter()
         .enumerate()
-        .map(|(i, ledger)| {
-            let mut e = sheet_equity(rules, ledger, turns[i]);
+        .map(|(i, sheet)| {
+            let mut e = turns_equity(rules, sheet, turns[i]);
             if rules.variant == Variant::Classic {
                 let pips: u32 = (0..usize::from(rules.players))
                     .filter(|&s| rules.sheet_of_seat(s) == i)
@@ -94,15 +142,15 @@ pub(crate) fn equities(pos: &Position, ledgers: &[Ledger]) -> Vec<f64> {
 /// What one turn of each sheet is worth on average: its equity with the turns it still has, less
 /// its equity with one turn fewer. A simulated turn replaces this expectation with what the turn
 /// actually brought.
-pub(crate) fn turn_worth(pos: &Position, ledgers: &[Ledger]) -> Vec<f64> {
+pub(crate) fn turn_worth(pos: &Position) -> Vec<f64> {
     let rules = pos.rules();
-    let turns = sheet_turns(pos, game_turns_left(pos));
-    ledgers
+    let turns = sheet_turns(pos, pos.turns_left_estimate());
+    pos.sheets()
         .iter()
         .enumerate()
-        .map(|(i, ledger)| {
+        .map(|(i, sheet)| {
             let t = turns[i].max(1.0);
-            sheet_equity(rules, ledger, t) - sheet_equity(rules, ledger, t - 1.0)
+            turns_equity(rules, sheet, t) - turns_equity(rules, sheet, t - 1.0)
         })
         .collect()
 }
@@ -124,7 +172,15 @@ pub(crate) fn final_margin(pos: &Position, me: usize) -> f64 {
     margin(&totals, me)
 }
 
-/// Ledgers of every sheet of a position.
-pub(crate) fn ledgers_of(pos: &Position) -> Vec<Ledger> {
-    pos.sheets().iter().map(|s| Ledger::from_sheet(pos.rules(), s)).collect()
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn poisson_tails_start_at_one_and_fall() {
+        let t = poisson_tails(2.0);
+        assert_eq!(t[0], 1.0);
+        assert!((t[1] - (1.0 - (-2.0f64).exp())).abs() < 1e-12);
+        assert!(t.windows(2).all(|w| w[0] >= w[1]));
+    }
 }

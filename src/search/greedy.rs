@@ -1,17 +1,13 @@
 //! The greedy player: the move that adds most to the mover's sheet total now (classic: plus the
 //! pips it takes out of the hand, as the standings count them), ties broken by the fewest points
-//! left open to the next player.
-//!
-//! "Points left open" is a cheap proxy for the next player's best reply: for every empty cell at
-//! an end of a run through a tile of the move, the most a single tile could score there (its two
-//! runs at 10, 11, 12 give 1, 2, 4; on a double cell a cross adds 2), summed over those cells.
+//! left open to the next player ([`super::open_points`]).
 
-use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
-use crate::rules::{Axis, Board, Cell, MoveScore, Placement, Position, Rules, Square, Variant};
+use crate::rules::{Placement, Position};
 
-use super::ledger::Ledger;
+use super::open_points::open_points;
+use super::scan::{for_each_scored, gain_of, Choices, MOVE_CAP};
 
 /// A move as the greedy player sees it.
 #[derive(Clone, Debug)]
@@ -23,144 +19,23 @@ pub(crate) struct Scored {
     pub open: u32,
 }
 
-/// Points of a run sum for the open-points proxy.
-fn run_points(rules: &Rules, sum: u8) -> u32 {
-    let low = rules.limit() - 2;
-    match sum.checked_sub(low) {
-        Some(0) => 1,
-        Some(1) => 2,
-        Some(2) => {
-            if rules.variant == Variant::Kids {
-                3
-            } else {
-                4
-            }
-        }
-        _ => 0,
-    }
+/// The greedy move for the player to move. `None` only when the generator yields nothing at all
+/// (never in a place phase).
+pub(crate) fn greedy(pos: &Position, stop: &AtomicBool) -> Option<Scored> {
+    greedy_counted(pos, Choices::All, stop).0
 }
 
-/// The most a single tile could score on an empty cell of this board.
-pub(crate) fn best_single(rules: &Rules, board: &Board, cell: Cell) -> u32 {
-    let Some(room) = board.room(cell, rules.limit()) else { return 0 };
-    if rules.needs_neighbour() && !board.has_neighbour(cell) {
-        return 0;
-    }
-    let double = board.square(cell) == Square::Double;
-    let mut best = 0;
-    for v in rules.min_value()..=room.min(rules.max_value()) {
-        let (h, w) = board.sums_with(cell, v);
-        let mut pts = run_points(rules, h) + run_points(rules, w);
-        if double && pts > 0 {
-            pts += 2;
-        }
-        best = best.max(pts);
-    }
-    best
-}
-
-/// The empty cells just beyond the ends of a run through an occupied cell.
-fn run_ends(board: &Board, cell: Cell, axis: Axis, out: &mut [Cell; 16], n: &mut usize) {
-    let g = board.geometry();
-    let (dc, dr): (isize, isize) = match axis {
-        Axis::Horizontal => (1, 0),
-        Axis::Vertical => (0, 1),
-    };
-    for sign in [-1isize, 1] {
-        let (mut c, mut r) = (cell.column() as isize, cell.row() as isize);
-        loop {
-            c += sign * dc;
-            r += sign * dr;
-            if c < 0 || r < 0 {
-                break;
-            }
-            let Some(next) = g.cell(c as usize, r as usize) else { break };
-            if board.get(next).is_some() {
-                continue;
-            }
-            if board.is_empty_cell(next) && !out[..*n].contains(&next) && *n < out.len() {
-                out[*n] = next;
-                *n += 1;
-            }
-            break;
-        }
-    }
-}
-
-/// Points left open to the next player by a move, on the board after it.
-pub(crate) fn open_points(rules: &Rules, after: &Board, placements: &[Placement]) -> u32 {
-    let mut ends = [Cell::from_index(0); 16];
-    let mut n = 0;
-    for p in placements {
-        run_ends(after, p.cell, Axis::Horizontal, &mut ends, &mut n);
-        run_ends(after, p.cell, Axis::Vertical, &mut ends, &mut n);
-    }
-    ends[..n].iter().map(|&c| best_single(rules, after, c)).sum()
-}
-
-/// The pips of the placements (classic: what a move takes off the minus points of the hand).
-pub(crate) fn pips(rules: &Rules, placements: &[Placement]) -> i64 {
-    if rules.variant == Variant::Classic {
-        placements.iter().map(|p| i64::from(p.value)).sum()
-    } else {
-        0
-    }
-}
-
-/// What a move adds to the mover's standing now: its sheet gain, plus (classic) the pips it takes
-/// out of the hand.
-pub(crate) fn gain_of(rules: &Rules, ledger: &Ledger, score: &MoveScore, placements: &[Placement]) -> i64 {
-    i64::from(ledger.gain(rules, score)) + pips(rules, placements)
-}
-
-/// The most legal moves a strategy looks at in one position. A hand of many kept tiles on a
-/// crowded board can have billions of moves; the strategies then choose among the first ones the
-/// generator yields rather than never answering.
-pub(crate) const MOVE_CAP: u64 = 200_000;
-
-/// Visits the legal moves (at most `cap`) with the board after each and its score; `pass`
-/// too when it is the only legal move. Returns how many it visited.
-pub(crate) fn for_each_scored(
+/// [`greedy`] among `choices`, with the number of moves it looked at.
+pub(crate) fn greedy_counted(
     pos: &Position,
+    choices: Choices<'_>,
     stop: &AtomicBool,
-    cap: u64,
-    visit: &mut dyn FnMut(&Board, &[Placement], &MoveScore),
-) -> u64 {
+) -> (Option<Scored>, u64) {
     let rules = pos.rules();
-    let start = pos.board().count() == 0;
-    let mut board = pos.board().clone();
-    let mut seen = 0u64;
-    let _ = pos.movegen().with_soft_stop(stop).for_each_legal(&mut |placements| {
-        for p in placements {
-            board.place(p.cell, p.value);
-        }
-        let score = MoveScore::of(rules, &board, placements, start);
-        visit(&board, placements, &score);
-        for p in placements.iter().rev() {
-            board.remove(p.cell);
-        }
-        seen += 1;
-        // A raised stop flag ends the listing, but only after one legal move to answer with.
-        if seen >= cap || stop.load(Ordering::Relaxed) {
-            return ControlFlow::Break(());
-        }
-        ControlFlow::Continue(())
-    });
-    seen
-}
-
-/// The greedy move for the player to move, given the ledger of its sheet. `None` only when the
-/// generator yields nothing at all (never in a place phase).
-pub(crate) fn greedy(pos: &Position, ledger: &Ledger, stop: &AtomicBool) -> Option<Scored> {
-    greedy_counted(pos, ledger, stop).0
-}
-
-/// [`greedy`], with the number of moves it looked at.
-pub(crate) fn greedy_counted(pos: &Position, ledger: &Ledger, stop: &AtomicBool) -> (Option<Scored>, u64) {
-    let rules = pos.rules();
+    let sheet = &pos.sheets()[rules.sheet_of_seat(pos.to_move())];
     let mut best: Option<Scored> = None;
-    let seen = for_each_scored(pos, stop, MOVE_CAP, &mut |board, placements, score| {
-        let gain = gain_of(rules, ledger, score, placements);
+    let seen = for_each_scored(pos, choices, stop, MOVE_CAP, &mut |board, placements, score| {
+        let gain = gain_of(rules, sheet, score, placements);
         let better = match &best {
             None => true,
             Some(b) if gain > b.gain => true,
@@ -173,4 +48,36 @@ pub(crate) fn greedy_counted(pos: &Position, ledger: &Ledger, stop: &AtomicBool)
         }
     });
     (best, seen)
+}
+
+/// The `k` best moves by greedy's order, best first (of equal moves, the first generated first),
+/// with the number of moves looked at: greedy's MultiPV. `k` <= 1 is [`greedy_counted`].
+pub(crate) fn greedy_ranked(
+    pos: &Position,
+    choices: Choices<'_>,
+    stop: &AtomicBool,
+    k: usize,
+) -> (Vec<Scored>, u64) {
+    if k <= 1 {
+        let (best, seen) = greedy_counted(pos, choices, stop);
+        return (best.into_iter().collect(), seen);
+    }
+    let rules = pos.rules();
+    let sheet = &pos.sheets()[rules.sheet_of_seat(pos.to_move())];
+    let key = |s: &Scored| (s.gain, std::cmp::Reverse(s.open));
+    let mut ranked: Vec<Scored> = Vec::with_capacity(k + 1);
+    let seen = for_each_scored(pos, choices, stop, MOVE_CAP, &mut |board, placements, score| {
+        let gain = gain_of(rules, sheet, score, placements);
+        if ranked.len() == k && ranked.last().is_some_and(|last| gain < last.gain) {
+            return;
+        }
+        let scored =
+            Scored { placements: placements.to_vec(), gain, open: open_points(rules, board, placements) };
+        let at = ranked.partition_point(|r| key(r) >= key(&scored));
+        if at < k {
+            ranked.insert(at, scored);
+            ranked.truncate(k);
+        }
+    });
+    (ranked, seen)
 }

@@ -5,22 +5,29 @@
 //! - `greedy` ([`greedy`]): the move that adds most to the mover's standing now, ties broken by
 //!   the fewest points left open to the next player.
 //! - `search` ([`montecarlo`]): a static evaluation of what the sheets will be worth at the end
-//!   ([`eval`], [`ledger`]) picks a shortlist; the exact expectation over the next player's draws
-//!   of the margin after their reply ranks it; Monte Carlo playouts of the following turns, with
+//!   ([`eval`]) picks a shortlist; the exact expectation over the next player's draws of the
+//!   margin after their reply ranks it; Monte Carlo playouts of the following turns, with
 //!   successive halving, choose among the best.
+//!
+//! Every strategy reads moves through [`scan`] and runs under one [`budget`], which owns the
+//! limits and the clock: [`run`] ends by itself at its time limit, even inside a move generator.
 
 mod bench;
+mod budget;
 mod eval;
 mod greedy;
-mod ledger;
 mod montecarlo;
+mod open_points;
+mod scan;
 
 pub use bench::{bench, bench_positions, BenchResult};
+
+use scan::Choices;
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::rules::{Move, Phase, Position};
@@ -79,14 +86,36 @@ impl Default for SearchOptions {
 /// The longest a search with no limit at all takes.
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
 
-/// When to stop. With no limit at all the search takes [`DEFAULT_MOVE_TIME`].
+/// The mover's clock (`go time <ms> [inc <ms>] [movestogo <n>]`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// The time left on the mover's clock.
+    pub left: Duration,
+    /// What the clock gains per move.
+    pub inc: Duration,
+    /// The moves to the next time control, if there is one.
+    pub movestogo: Option<u32>,
+}
+
+/// When to stop, and what to search. The first limit reached ends the search; with no limit at
+/// all it takes [`DEFAULT_MOVE_TIME`].
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
+    /// The time for this move.
     pub movetime: Option<Duration>,
+    /// The most nodes (moves generated and scored).
     pub nodes: Option<u64>,
+    /// `search`: how far the stages look (0 the static ranking, 1 the next turn, d >= 2 playouts
+    /// of d turns).
     pub depth: Option<u32>,
-    /// Run until the stop flag is raised.
+    /// No time limit unless one is given (`movetime`, `clock`): the search runs until the stop
+    /// flag is raised or, when it has nothing left to do, ends; waiting for `stop` is the caller's.
     pub infinite: bool,
+    /// The mover's clock: the search takes its share of it ([`Clock`]).
+    pub clock: Option<Clock>,
+    /// Search only these moves (`go searchmoves`): the legal ones among them, or every move when
+    /// none of them is legal.
+    pub searchmoves: Option<Vec<Move>>,
 }
 
 /// A progress report.
@@ -98,86 +127,124 @@ pub struct Info {
     pub time_ms: u64,
     /// Rank of this candidate, from 1.
     pub multipv: usize,
-    /// The expected final margin (or score, alone), in sheet points.
+    /// The expected final margin over the best other player (alone: the expected final score),
+    /// in sheet points: the same quantity for every strategy and stage.
     pub score: f64,
     /// The standard error of `score` over the playouts (0 when no playout sampled it).
     pub std_error: f64,
+    /// Where playouts ran: the share of them this candidate won (margin > 0 at the playout's end
+    /// by the evaluation, draws half).
+    pub winprob: Option<f64>,
     /// How many playouts `score` rests on (0: the static evaluation or an exact expectation).
     pub samples: u64,
     /// The candidate move and what follows it.
     pub pv: Vec<Move>,
 }
 
-/// What a search found.
+/// What a search found: the move to play.
 #[derive(Clone, Debug)]
-pub struct Outcome {
+pub struct SearchResult {
     pub best: Move,
-    /// The expected final margin of the best move, in sheet points.
+    /// The expected final margin of the best move over the best other player (alone: the
+    /// expected final score), in sheet points, as [`Info::score`].
     pub score: f64,
     pub nodes: u64,
 }
 
 /// Searches the position for the player to move. `None` when no move is due (a draw is due or
 /// the game is over).
+///
+/// The search keeps to its limits by itself: under a time limit (the move time, the clock's share,
+/// or [`DEFAULT_MOVE_TIME`] when nothing else limits it) it answers when the time is up, a
+/// watchdog stopping even a move generator deep in a huge hand. `stop` ends it early; the search only
+/// reads it, so a caller of `go infinite` can keep waiting for it after the search ends.
 pub fn run(
     pos: &Position,
     limits: &Limits,
     options: &SearchOptions,
     stop: &AtomicBool,
     on_info: &mut dyn FnMut(&Info),
-) -> Option<Outcome> {
+) -> Option<SearchResult> {
     if pos.phase() != Phase::Place {
         return None;
     }
-    match options.strategy {
-        Strategy::Random => Some(random_move(pos, options, stop, on_info)),
-        Strategy::Greedy => Some(greedy_move(pos, stop, on_info)),
-        Strategy::Search => montecarlo::search(pos, limits, options, stop, on_info),
+    let only: Option<Vec<Move>> = limits
+        .searchmoves
+        .as_ref()
+        .map(|moves| moves.iter().filter(|mv| pos.check(mv).is_ok()).cloned().collect::<Vec<_>>())
+        .filter(|moves| !moves.is_empty());
+    let choices = only.as_deref().map_or(Choices::All, Choices::Only);
+    budget::with_budget(limits, pos.own_turns_left_estimate(), stop, |budget| match options.strategy {
+        Strategy::Random => Some(random_move(pos, options, choices, budget.stop_flag(), on_info)),
+        Strategy::Greedy => Some(greedy_move(pos, options, choices, budget.stop_flag(), on_info)),
+        Strategy::Search => montecarlo::search(pos, limits, options, only.as_deref(), budget, on_info),
+    })
+}
+
+/// Reports the moves of a strategy without stages, best first, each with its score.
+fn report_moves(started: Instant, nodes: u64, moves: &[(Move, f64)], on_info: &mut dyn FnMut(&Info)) {
+    let time_ms = started.elapsed().as_millis() as u64;
+    for (rank, (mv, score)) in moves.iter().enumerate() {
+        on_info(&Info {
+            depth: 1,
+            nodes,
+            nps: nodes * 1000 / time_ms.max(1),
+            time_ms,
+            multipv: rank + 1,
+            score: *score,
+            std_error: 0.0,
+            winprob: None,
+            samples: 0,
+            pv: vec![mv.clone()],
+        });
     }
 }
 
-fn single_info(started: Instant, nodes: u64, score: f64, best: &Move, on_info: &mut dyn FnMut(&Info)) {
-    let time_ms = started.elapsed().as_millis() as u64;
-    on_info(&Info {
-        depth: 1,
-        nodes,
-        nps: nodes * 1000 / time_ms.max(1),
-        time_ms,
-        multipv: 1,
-        score,
-        std_error: 0.0,
-        samples: 0,
-        pv: vec![best.clone()],
-    });
-}
-
-/// A uniformly random legal move (reservoir sampling keeps the choice uniform without
-/// materialising the moves; uniform among the first [`greedy::MOVE_CAP`] in a monstrous hand).
+/// A uniformly random legal move among `choices` (reservoir sampling keeps the choice uniform
+/// without materialising the moves; uniform among the first [`scan::MOVE_CAP`] in a monstrous
+/// hand). Its score is the static evaluation's value of the move.
 fn random_move(
     pos: &Position,
     options: &SearchOptions,
+    choices: Choices<'_>,
     stop: &AtomicBool,
     on_info: &mut dyn FnMut(&Info),
-) -> Outcome {
+) -> SearchResult {
     let started = Instant::now();
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed ^ pos.turn() as u64);
-    let (best, seen) = pos.movegen().with_soft_stop(stop).random_legal(&mut rng, greedy::MOVE_CAP);
-    single_info(started, seen, 0.0, &best, on_info);
-    Outcome { best, score: 0.0, nodes: seen }
+    let (best, seen) = match choices {
+        Choices::All => pos.movegen().with_soft_stop(stop).random_legal(&mut rng, scan::MOVE_CAP),
+        Choices::Only(moves) => (moves[rng.random_range(0..moves.len())].clone(), 1),
+    };
+    let score = montecarlo::static_value(pos, best.placements());
+    report_moves(started, seen, &[(best.clone(), score)], on_info);
+    SearchResult { best, score, nodes: seen }
 }
 
-/// The greedy move; its score is what it adds to the mover's standing now.
-fn greedy_move(pos: &Position, stop: &AtomicBool, on_info: &mut dyn FnMut(&Info)) -> Outcome {
+/// The greedy move among `choices` (with MultiPV k, the k best in greedy's order are reported);
+/// a move's score is the static evaluation's value of the move.
+fn greedy_move(
+    pos: &Position,
+    options: &SearchOptions,
+    choices: Choices<'_>,
+    stop: &AtomicBool,
+    on_info: &mut dyn FnMut(&Info),
+) -> SearchResult {
     let started = Instant::now();
-    let ledgers = eval::ledgers_of(pos);
-    let me = pos.rules().sheet_of_seat(pos.to_move());
-    let (greedy, nodes) = greedy::greedy_counted(pos, &ledgers[me], stop);
-    let (best, score) = match greedy {
-        Some(s) => (Move::new(s.placements), s.gain as f64),
-        None => (Move::pass(), 0.0),
-    };
-    single_info(started, nodes, score, &best, on_info);
-    Outcome { best, score, nodes }
+    let (ranked, nodes) = greedy::greedy_ranked(pos, choices, stop, options.multipv.max(1));
+    let mut moves: Vec<(Move, f64)> = ranked
+        .into_iter()
+        .map(|s| {
+            let score = montecarlo::static_value(pos, &s.placements);
+            (Move::new(s.placements), score)
+        })
+        .collect();
+    if moves.is_empty() {
+        moves.push((Move::pass(), montecarlo::static_value(pos, &[])));
+    }
+    report_moves(started, nodes, &moves, on_info);
+    let (best, score) = moves.swap_remove(0);
+    SearchResult { best, score, nodes }
 }
 
 /// The greedy choice as a plain function, for tools that play many games in-process.
@@ -185,9 +252,7 @@ pub fn greedy_choice(pos: &Position) -> Option<Move> {
     if pos.phase() != Phase::Place {
         return None;
     }
-    let ledgers = eval::ledgers_of(pos);
-    let me = pos.rules().sheet_of_seat(pos.to_move());
-    greedy::greedy(pos, &ledgers[me], &AtomicBool::new(false)).map(|s| Move::new(s.placements))
+    greedy::greedy(pos, &AtomicBool::new(false)).map(|s| Move::new(s.placements))
 }
 
 #[cfg(test)]

@@ -19,6 +19,12 @@
 //!    the best; the value comes with its standard error. Alone, there are no playouts by default:
 //!    every simulated turn would be one's own, played by greedy.
 //!
+//! `go searchmoves` restricts the shortlist to the moves given; a lone move given goes through
+//! every stage, playouts included, for its value. The shortlist holds at least `MultiPV`
+//! candidates, so MultiPV reports min(k, legal moves) of them. Where playouts ran, a candidate
+//! also reports the share of its playouts won (`winprob`: margin > 0 at the playout's end by the
+//! evaluation, draws half).
+//!
 //! Values are margins over the best other sheet (one's own score alone). A sheet's value is its
 //! equity after the candidate; a simulated turn replaces one expected turn of the mover's sheet
 //! ([`turn_worth`]) with what the turn did to its standing.
@@ -34,18 +40,19 @@
 //! Nodes are moves generated and scored, by the shortlist and by the greedy moves of the simulated
 //! turns; on one thread a node limit gives the same move for the same position and seed.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Instant;
+use std::sync::atomic::AtomicBool;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::rules::{Move, Placement, Position, Variant};
 
-use super::eval::{equities, final_margin, game_turns_left, ledgers_of, margin, turn_worth};
-use super::greedy::{for_each_scored, gain_of, greedy_counted, open_points};
-use super::ledger::Ledger;
-use super::{Info, Limits, Outcome, SearchOptions, DEFAULT_MOVE_TIME};
+use super::budget::Budget;
+use super::eval::{equities, final_margin, margin, turn_worth};
+use super::greedy::greedy_counted;
+use super::open_points::open_points;
+use super::scan::{for_each_scored, gain_of, Choices};
+use super::{Info, Limits, SearchOptions, SearchResult};
 
 /// How many candidates the static evaluation passes on.
 const SHORTLIST: usize = 16;
@@ -58,6 +65,8 @@ const NEXT_TURN_BATCH: usize = 8;
 const PLAYOUT_STAGE: usize = 4;
 /// Playouts per candidate in the first round.
 const FIRST_ROUND: u64 = 64;
+/// Playouts per candidate in a round at most: the round's tasks are held in memory.
+const MAX_ROUND: u64 = 1 << 16;
 /// How much of the open points the static shortlist charges a move.
 const OPEN_WEIGHT: f64 = 0.1;
 
@@ -75,9 +84,32 @@ struct Candidate {
     n: u64,
     sum: f64,
     sum_sq: f64,
+    /// Stage 3: the playouts won (a draw counts half).
+    wins: f64,
 }
 
 impl Candidate {
+    /// A move valued by the static evaluation, given every sheet's value before it and the
+    /// points it leaves open. Only the mover's sheet and hand change (the turn count hardly
+    /// changes the other sheets' outlook).
+    fn of(root: &Root, before: &[f64], placements: &[Placement], open: u32) -> Candidate {
+        let mut after = root.pos.clone();
+        after.play_unchecked(placements);
+        let mut values = before.to_vec();
+        values[root.me] = equities(&after)[root.me];
+        let static_value = margin(&values, root.me) - OPEN_WEIGHT * f64::from(open);
+        Candidate {
+            placements: placements.to_vec(),
+            values,
+            static_value,
+            next_turn: None,
+            n: 0,
+            sum: 0.0,
+            sum_sq: 0.0,
+            wins: 0.0,
+        }
+    }
+
     /// The ranking key: the deepest stage the candidate reached first (static, next turn,
     /// playouts), then its value there. Values of different stages are never compared: the
     /// playouts' corrections have an offset of their own (greedy's gains against the evaluation's
@@ -100,6 +132,11 @@ impl Candidate {
         }
     }
 
+    /// The share of the playouts won, where playouts ran.
+    fn winprob(&self) -> Option<f64> {
+        (self.n > 0).then(|| self.wins / self.n as f64)
+    }
+
     /// The standard error of [`Candidate::value`] (0 for an exact or static value).
     fn std_error(&self) -> f64 {
         if self.n < 2 {
@@ -119,27 +156,31 @@ fn rank(a: &Candidate, b: &Candidate) -> std::cmp::Ordering {
 /// What every stage needs of the root.
 struct Root {
     pos: Position,
-    ledgers: Vec<Ledger>,
     /// The sheet of the player to move.
     me: usize,
     /// What one turn of each sheet is worth on average ([`turn_worth`]).
     worth: Vec<f64>,
+    /// The moves to search (`go searchmoves`), when not all.
+    only: Option<Vec<Move>>,
 }
 
 impl Root {
-    fn new(pos: &Position) -> Root {
-        let ledgers = ledgers_of(pos);
+    fn new(pos: &Position, only: Option<&[Move]>) -> Root {
         let me = pos.rules().sheet_of_seat(pos.to_move());
-        let worth = turn_worth(pos, &ledgers);
-        Root { pos: pos.clone(), ledgers, me, worth }
+        let worth = turn_worth(pos);
+        Root { pos: pos.clone(), me, worth, only: only.map(<[Move]>::to_vec) }
+    }
+
+    /// The moves the shortlist looks at.
+    fn choices(&self) -> Choices<'_> {
+        self.only.as_deref().map_or(Choices::All, Choices::Only)
     }
 }
 
-/// A simulation in progress: the position, the ledgers, and every sheet's running value.
+/// A simulation in progress: the position and every sheet's running value.
 #[derive(Clone)]
 struct Sim {
     pos: Position,
-    ledgers: Vec<Ledger>,
     values: Vec<f64>,
 }
 
@@ -147,10 +188,8 @@ impl Sim {
     /// The position after the candidate, with the sheets valued as the static evaluation did.
     fn after(root: &Root, cand: &Candidate) -> Sim {
         let mut pos = root.pos.clone();
-        let mut ledgers = root.ledgers.clone();
-        let score = pos.play_unchecked(&cand.placements);
-        ledgers[root.me].record(pos.rules(), &score, cand.placements.len());
-        Sim { pos, ledgers, values: cand.values.clone() }
+        pos.play_unchecked(&cand.placements);
+        Sim { pos, values: cand.values.clone() }
     }
 
     /// Draws `drawn` and plays the greedy move: the mover's sheet trades one expected turn for
@@ -170,14 +209,13 @@ impl Sim {
     fn greedy_reply(&mut self, root: &Root, drawn: &[u8], stop: &AtomicBool) -> Option<u64> {
         let rules = self.pos.rules();
         let sheet = rules.sheet_of_seat(self.pos.to_move());
-        let (reply, seen) = greedy_counted(&self.pos, &self.ledgers[sheet], stop);
+        let (reply, seen) = greedy_counted(&self.pos, Choices::All, stop);
         let reply = reply?;
         // Greedy's gain counts the pips it places, the drawn tiles having cost theirs.
         let drawn_pips: i64 =
             if rules.variant == Variant::Classic { drawn.iter().map(|&v| i64::from(v)).sum() } else { 0 };
         self.values[sheet] += (reply.gain - drawn_pips) as f64 - root.worth[sheet];
-        let score = self.pos.play_unchecked(&reply.placements);
-        self.ledgers[sheet].record(self.pos.rules(), &score, reply.placements.len());
+        self.pos.play_unchecked(&reply.placements);
         Some(seen)
     }
 
@@ -201,36 +239,20 @@ impl Sim {
 fn shortlist(root: &Root, size: usize, stop: &AtomicBool) -> (Vec<Candidate>, u64) {
     let pos = &root.pos;
     let rules = pos.rules();
-    let me = root.me;
-    let before: Vec<f64> = equities(pos, &root.ledgers);
+    let sheet = &pos.sheets()[root.me];
+    let before: Vec<f64> = equities(pos);
     let mut all: Vec<Candidate> = Vec::new();
     // The greedy move, found in the same scan: (gain, points left open, index in `all`).
     let mut greedy: Option<(i64, u32, usize)> = None;
-    let scanned = for_each_scored(pos, stop, SHORTLIST_SCAN, &mut |board, placements, score| {
-        // Only the mover's sheet and hand change (the turn count hardly changes the other
-        // sheets' outlook).
-        let mut after = pos.clone();
-        after.play_unchecked(placements);
-        let mut ledgers = root.ledgers.clone();
-        ledgers[me].record(rules, score, placements.len());
-        let mut values = before.clone();
-        values[me] = equities(&after, &ledgers)[me];
-        let open = open_points(rules, board, placements);
-        let gain = gain_of(rules, &root.ledgers[me], score, placements);
-        if greedy.is_none_or(|(g, o, _)| (gain, std::cmp::Reverse(open)) > (g, std::cmp::Reverse(o))) {
-            greedy = Some((gain, open, all.len()));
-        }
-        let static_value = margin(&values, me) - OPEN_WEIGHT * f64::from(open);
-        all.push(Candidate {
-            placements: placements.to_vec(),
-            values,
-            static_value,
-            next_turn: None,
-            n: 0,
-            sum: 0.0,
-            sum_sq: 0.0,
+    let scanned =
+        for_each_scored(pos, root.choices(), stop, SHORTLIST_SCAN, &mut |board, placements, score| {
+            let open = open_points(rules, board, placements);
+            let gain = gain_of(rules, sheet, score, placements);
+            if greedy.is_none_or(|(g, o, _)| (gain, std::cmp::Reverse(open)) > (g, std::cmp::Reverse(o))) {
+                greedy = Some((gain, open, all.len()));
+            }
+            all.push(Candidate::of(root, &before, placements, open));
         });
-    });
     let greedy_move = greedy.map(|(_, _, i)| all[i].placements.clone());
     all.sort_by(|a, b| b.static_value.total_cmp(&a.static_value));
     let greedy_index = greedy_move.and_then(|g| all.iter().position(|c| c.placements == g));
@@ -240,35 +262,16 @@ fn shortlist(root: &Root, size: usize, stop: &AtomicBool) -> (Vec<Candidate>, u6
     (all, scanned)
 }
 
-/// What the stages share across threads: the limits and the node count.
-struct Budget<'a> {
-    limits: &'a Limits,
-    stop: &'a AtomicBool,
-    started: Instant,
-    nodes: AtomicU64,
-}
-
-impl<'a> Budget<'a> {
-    fn new(limits: &'a Limits, stop: &'a AtomicBool) -> Budget<'a> {
-        Budget { limits, stop, started: Instant::now(), nodes: AtomicU64::new(0) }
+/// The static value of one move for the player to move ([`Candidate::static_value`]): what the
+/// random and greedy strategies report, so that `score` means the same in every strategy.
+pub(crate) fn static_value(pos: &Position, placements: &[Placement]) -> f64 {
+    let root = Root::new(pos, None);
+    let mut after = pos.board().clone();
+    for p in placements {
+        after.place(p.cell, p.value);
     }
-
-    fn exhausted(&self) -> bool {
-        if self.stop.load(Ordering::Relaxed) {
-            return true;
-        }
-        if let Some(n) = self.limits.nodes {
-            return self.nodes.load(Ordering::Relaxed) >= n;
-        }
-        if self.limits.infinite {
-            return false;
-        }
-        self.started.elapsed() >= self.limits.movetime.unwrap_or(DEFAULT_MOVE_TIME)
-    }
-
-    fn spend(&self, nodes: u64) {
-        self.nodes.fetch_add(nodes, Ordering::Relaxed);
-    }
+    let open = open_points(pos.rules(), &after, placements);
+    Candidate::of(&root, &equities(pos), placements, open).static_value
 }
 
 /// Stage 2 for one candidate: the expected margin after the next player's greedy reply, over
@@ -284,15 +287,31 @@ fn next_turn(root: &Root, cand: &Candidate, budget: &Budget<'_>) -> Option<f64> 
             return None;
         }
         let mut sim = after.clone();
-        budget.spend(sim.turn(root, &drawn, budget.stop)?);
+        budget.spend(sim.turn(root, &drawn, budget.stop_flag())?);
         expected += p * sim.margin(root.me);
     }
     Some(expected)
 }
 
-/// Stage 3, playout `j` of a candidate: how much the turns after the first changed the margin
-/// (`None` when the budget ran out).
-fn playout(root: &Root, cand: &Candidate, depth: u32, seed: u64, j: u64, budget: &Budget<'_>) -> Option<f64> {
+/// What one playout found.
+struct Playout {
+    /// How much the turns after the first changed the margin.
+    correction: f64,
+    /// 1 when the margin at its end is positive, 0.5 when it is 0, else 0.
+    won: f64,
+    /// How many turns it simulated: none when the game ends with the candidate.
+    turns: u32,
+}
+
+/// Stage 3, playout `j` of a candidate (`None` when the budget ran out).
+fn playout(
+    root: &Root,
+    cand: &Candidate,
+    depth: u32,
+    seed: u64,
+    j: u64,
+    budget: &Budget<'_>,
+) -> Option<Playout> {
     if budget.exhausted() {
         return None;
     }
@@ -300,16 +319,24 @@ fn playout(root: &Root, cand: &Candidate, depth: u32, seed: u64, j: u64, budget:
     rng.set_stream(j);
     let mut sim = Sim::after(root, cand);
     let mut first = None;
+    let mut turns = 0;
     for _ in 0..depth {
         if sim.pos.is_over() {
             break;
         }
-        let Some(seen) = sim.random_turn(root, &mut rng, budget.stop) else { break };
+        let Some(seen) = sim.random_turn(root, &mut rng, budget.stop_flag()) else { break };
         budget.spend(seen);
+        turns += 1;
         first.get_or_insert(sim.margin(root.me));
     }
-    let first = first.unwrap_or_else(|| sim.margin(root.me));
-    Some(sim.margin(root.me) - first)
+    let end = sim.margin(root.me);
+    let first = first.unwrap_or(end);
+    let won = match end.total_cmp(&0.0) {
+        std::cmp::Ordering::Greater => 1.0,
+        std::cmp::Ordering::Equal => 0.5,
+        std::cmp::Ordering::Less => 0.0,
+    };
+    Some(Playout { correction: end - first, won, turns })
 }
 
 /// The playouts' length in turns after the candidate (0: none). `go depth <d>` asks for `d`
@@ -327,7 +354,7 @@ fn playout_depth(pos: &Position, limits: &Limits) -> u32 {
     if depth < 2 {
         return 0;
     }
-    let left = game_turns_left(pos).ceil() as u32;
+    let left = pos.turns_left_estimate().ceil() as u32;
     if left <= 2 * depth {
         depth.max(left + 2)
     } else {
@@ -335,100 +362,136 @@ fn playout_depth(pos: &Position, limits: &Limits) -> u32 {
     }
 }
 
-/// Runs the search.
+/// Runs the search: the shortlist, the next turn, the playouts, each reported as it ends; the
+/// best candidate of the deepest stage wins.
 pub(crate) fn search(
     pos: &Position,
     limits: &Limits,
     options: &SearchOptions,
-    stop: &AtomicBool,
+    only: Option<&[Move]>,
+    budget: &Budget<'_>,
     on_info: &mut dyn FnMut(&Info),
-) -> Option<Outcome> {
-    let budget = Budget::new(limits, stop);
-    let root = Root::new(pos);
-    let (mut cands, scanned) = shortlist(&root, SHORTLIST, stop);
-    if cands.is_empty() {
-        return None;
-    }
-    budget.spend(scanned);
+) -> Option<SearchResult> {
+    let root = Root::new(pos, only);
     let threads = options.threads.max(1);
     let multipv = options.multipv.max(1);
-    report(&cands, multipv, 0, &budget, on_info);
+    let mut cands = shortlist_stage(&root, multipv, budget)?;
+    report(&cands, multipv, 0, budget, on_info);
+    if limits.depth != Some(0) {
+        next_turn_stage(&root, &mut cands, threads, budget);
+        report(&cands, multipv, 1, budget, on_info);
+    }
+    let depth = playout_depth(pos, limits);
+    let seed = options.seed ^ u64::from(pos.turn()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    if depth > 1 {
+        // A lone legal move is played at once; a lone move asked for is searched for its value.
+        let lone = only.is_some();
+        playout_stage(&root, &mut cands, Playouts { depth, seed, multipv, threads, lone }, budget, on_info);
+    }
+    log::debug!("search: {} nodes", budget.nodes());
+    let best = &cands[0];
+    Some(SearchResult {
+        best: Move::new(best.placements.clone()),
+        score: best.value(),
+        nodes: budget.nodes(),
+    })
+}
 
-    // Stage 2: the next turn over every draw, a batch of candidates at a time in static order,
-    // as far down the shortlist as the budget goes (`go depth 0` stops at the static ranking).
-    let stage2_len = if limits.depth == Some(0) { 0 } else { cands.len() };
-    for batch in (0..stage2_len).step_by(NEXT_TURN_BATCH) {
+/// Stage 1: the shortlist, long enough for `multipv` candidates, counted in the budget; `None`
+/// when there is no move at all.
+fn shortlist_stage(root: &Root, multipv: usize, budget: &Budget<'_>) -> Option<Vec<Candidate>> {
+    let (cands, scanned) = shortlist(root, SHORTLIST.max(multipv), budget.stop_flag());
+    budget.spend(scanned);
+    (!cands.is_empty()).then_some(cands)
+}
+
+/// Stage 2: the next turn over every draw, a batch of candidates at a time in static order, as
+/// far down the shortlist as the budget goes (the first batch always). Leaves the candidates
+/// ranked.
+fn next_turn_stage(root: &Root, cands: &mut [Candidate], threads: usize, budget: &Budget<'_>) {
+    for batch in (0..cands.len()).step_by(NEXT_TURN_BATCH) {
         if budget.exhausted() && batch > 0 {
             break;
         }
         let batch = batch..cands.len().min(batch + NEXT_TURN_BATCH);
-        let values = parallel(&cands[batch.clone()], threads, |c| next_turn(&root, c, &budget));
+        let values = parallel(&cands[batch.clone()], threads, |c| next_turn(root, c, budget));
         for (cand, value) in cands[batch].iter_mut().zip(values) {
             cand.next_turn = value;
         }
     }
     cands.sort_by(|a, b| rank(b, a));
-    if stage2_len > 0 {
-        report(&cands, multipv, 1, &budget, on_info);
-    }
+}
 
-    // Stage 3: playouts of the best few, with successive halving.
-    let depth = playout_depth(pos, limits);
-    let seed = options.seed ^ u64::from(pos.turn()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    let floor = multipv.max(2);
+/// How the playouts run.
+#[derive(Copy, Clone)]
+struct Playouts {
+    /// Turns after the candidate.
+    depth: u32,
+    seed: u64,
+    /// Candidates to report, and the fewest the halving keeps (at least 2).
+    multipv: usize,
+    threads: usize,
+    /// Whether a lone candidate is played out too (`go searchmoves` with one move).
+    lone: bool,
+}
+
+/// Stage 3: playouts of the best few that stage 2 valued, in rounds, halving the survivors after
+/// each; each round is reported. Leaves the candidates ranked.
+fn playout_stage(
+    root: &Root,
+    cands: &mut [Candidate],
+    how: Playouts,
+    budget: &Budget<'_>,
+    on_info: &mut dyn FnMut(&Info),
+) {
+    let floor = how.multipv.max(2);
     let mut survivors: Vec<usize> =
         (0..cands.len()).filter(|&c| cands[c].next_turn.is_some()).take(PLAYOUT_STAGE.max(floor)).collect();
     let mut per_round = FIRST_ROUND;
     let mut next_j = 0u64;
-    let mut rounds = 0u32;
-    while depth > 1 && survivors.len() > 1 && !budget.exhausted() {
+    let least = if how.lone { 1 } else { 2 };
+    while survivors.len() >= least && !budget.exhausted() {
         let tasks: Vec<(usize, u64)> =
             (next_j..next_j + per_round).flat_map(|j| survivors.iter().map(move |&c| (c, j))).collect();
-        let results = parallel(&tasks, threads, |&(c, j)| playout(&root, &cands[c], depth, seed, j, &budget));
+        let results =
+            parallel(&tasks, how.threads, |&(c, j)| playout(root, &cands[c], how.depth, how.seed, j, budget));
+        let mut turns = 0u64;
         for (&(c, _), r) in tasks.iter().zip(results) {
-            if let Some(v) = r {
+            if let Some(Playout { correction: v, won, turns: t }) = r {
                 let cand = &mut cands[c];
                 cand.n += 1;
                 cand.sum += v;
                 cand.sum_sq += v * v;
+                cand.wins += won;
+                turns += u64::from(t);
             }
         }
+        // No playout simulated a turn (the game ends with every survivor): the values are exact
+        // and more playouts would change nothing, nor spend a node of a node limit.
+        if turns == 0 {
+            break;
+        }
         next_j += per_round;
-        rounds += 1;
         survivors.sort_by(|&a, &b| rank(&cands[b], &cands[a]));
         if survivors.len() > floor {
             survivors.truncate((survivors.len() / 2).max(floor));
         }
         let done: u64 = cands.iter().map(|c| c.n).sum();
-        per_round = next_round(&budget, done, survivors.len(), floor, per_round);
-        let mut order = cands.clone();
+        per_round = next_round(budget, done, survivors.len(), floor, per_round);
+        let mut order = cands.to_vec();
         order.sort_by(|a, b| rank(b, a));
-        report(&order, multipv, depth, &budget, on_info);
+        report(&order, how.multipv, how.depth, budget, on_info);
     }
-    log::debug!("search: {rounds} playout rounds, {} nodes", budget.nodes.load(Ordering::Relaxed));
     cands.sort_by(|a, b| rank(b, a));
-    let best = &cands[0];
-    Some(Outcome {
-        best: Move::new(best.placements.clone()),
-        score: best.value(),
-        nodes: budget.nodes.load(Ordering::Relaxed),
-    })
 }
 
 /// Playouts per survivor in the next round: the playouts the budget still affords, shared out
 /// evenly over the halvings still to come (and over a few more rounds once at the floor); with
-/// no budget (infinite) the rounds double.
+/// no bound (infinite) the rounds double.
 fn next_round(budget: &Budget<'_>, done: u64, survivors: usize, floor: usize, last: u64) -> u64 {
-    let nodes = budget.nodes.load(Ordering::Relaxed).max(1);
-    let per_playout = (nodes as f64 / done.max(1) as f64).max(1.0);
-    let left_playouts = if let Some(limit) = budget.limits.nodes {
-        limit.saturating_sub(nodes) as f64 / per_playout
-    } else if budget.limits.infinite {
-        return last * 2;
-    } else {
-        let time = budget.limits.movetime.unwrap_or(DEFAULT_MOVE_TIME).as_secs_f64();
-        let elapsed = budget.started.elapsed().as_secs_f64().max(1e-6);
-        (time - elapsed).max(0.0) * nodes as f64 / elapsed / per_playout
+    let per_playout = (budget.nodes().max(1) as f64 / done.max(1) as f64).max(1.0);
+    let Some(left_playouts) = budget.affordable(per_playout) else {
+        return (last * 2).min(MAX_ROUND);
     };
     let mut halvings = 0;
     let mut s = survivors;
@@ -437,14 +500,14 @@ fn next_round(budget: &Budget<'_>, done: u64, survivors: usize, floor: usize, la
         halvings += 1;
     }
     let rounds = if halvings == 0 { 4.0 } else { f64::from(halvings) + 1.0 };
-    ((left_playouts / rounds / survivors as f64) as u64).max(FIRST_ROUND)
+    ((left_playouts / rounds / survivors as f64) as u64).clamp(FIRST_ROUND, MAX_ROUND)
 }
 
 /// Maps `work` over the tasks, on several threads when asked, keeping the order. A thread that
 /// panicked (a bug) loses its results (`None`) but not the others'.
-fn parallel<T: Sync, F>(tasks: &[T], threads: usize, work: F) -> Vec<Option<f64>>
+fn parallel<T: Sync, R: Send, F>(tasks: &[T], threads: usize, work: F) -> Vec<Option<R>>
 where
-    F: Fn(&T) -> Option<f64> + Sync,
+    F: Fn(&T) -> Option<R> + Sync,
 {
     if threads <= 1 || tasks.len() < 2 {
         return tasks.iter().map(&work).collect();
@@ -454,9 +517,12 @@ where
     std::thread::scope(|s| {
         let handles: Vec<_> = tasks
             .chunks(size)
-            .map(|chunk| (chunk.len(), s.spawn(move || chunk.iter().map(work).collect())))
+            .map(|chunk| (chunk.len(), s.spawn(move || chunk.iter().map(work).collect::<Vec<_>>())))
             .collect();
-        handles.into_iter().flat_map(|(n, h)| h.join().unwrap_or_else(|_| vec![None; n])).collect()
+        handles
+            .into_iter()
+            .flat_map(|(n, h)| h.join().unwrap_or_else(|_| (0..n).map(|_| None).collect()))
+            .collect()
     })
 }
 
@@ -468,8 +534,8 @@ fn report(
     budget: &Budget<'_>,
     on_info: &mut dyn FnMut(&Info),
 ) {
-    let nodes = budget.nodes.load(Ordering::Relaxed);
-    let time_ms = budget.started.elapsed().as_millis() as u64;
+    let nodes = budget.nodes();
+    let time_ms = budget.elapsed().as_millis() as u64;
     for (rank, cand) in cands.iter().take(multipv).enumerate() {
         on_info(&Info {
             depth,
@@ -479,6 +545,7 @@ fn report(
             multipv: rank + 1,
             score: cand.value(),
             std_error: cand.std_error(),
+            winprob: cand.winprob(),
             samples: cand.n,
             pv: vec![Move::new(cand.placements.clone())],
         });
@@ -490,7 +557,8 @@ mod tests {
     use super::*;
     use crate::search::{bench_positions, greedy_choice};
 
-    static UNLIMITED: Limits = Limits { movetime: None, nodes: None, depth: None, infinite: true };
+    static UNLIMITED: Limits =
+        Limits { movetime: None, nodes: None, depth: None, infinite: true, clock: None, searchmoves: None };
 
     /// Stage 2's value of a candidate, recomputed through the rules core: for every draw it lists,
     /// the next player plays the greedy move, and their sheet's value moves by the change of their
@@ -498,10 +566,10 @@ mod tests {
     #[test]
     fn next_turn_is_the_expected_standing_change_of_the_greedy_reply() {
         let stop = AtomicBool::new(false);
-        let budget = Budget::new(&UNLIMITED, &stop);
+        let budget = Budget::new(&UNLIMITED, None, &stop);
         let mut checked = 0;
         for pos in bench_positions() {
-            let root = Root::new(&pos);
+            let root = Root::new(&pos, None);
             let (cands, _) = shortlist(&root, 3, &stop);
             for cand in &cands {
                 let mut after = pos.clone();
@@ -537,9 +605,9 @@ mod tests {
     #[test]
     fn next_turn_lies_between_the_best_and_worst_draw() {
         let stop = AtomicBool::new(false);
-        let budget = Budget::new(&UNLIMITED, &stop);
+        let budget = Budget::new(&UNLIMITED, None, &stop);
         for pos in bench_positions() {
-            let root = Root::new(&pos);
+            let root = Root::new(&pos, None);
             let (cands, _) = shortlist(&root, 2, &stop);
             let after = Sim::after(&root, &cands[0]);
             if after.pos.is_over() {

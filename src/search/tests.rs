@@ -1,5 +1,5 @@
-//! Tests of the strategies: the ledger against the rules core's sheets, greedy against a
-//! brute-force scan, and the search's limits, determinism, stop flag and MultiPV.
+//! Tests of the strategies: the sheet projection against recording, greedy against a brute-force
+//! scan, and the search's limits, determinism, stop flag and MultiPV.
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -7,11 +7,10 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::eval::ledgers_of;
 use super::greedy::greedy;
-use super::ledger::Ledger;
 use super::*;
-use crate::rules::{MoveScore, Position, Rules, Variant};
+use crate::rules::Move;
+use crate::rules::{MoveScore, Position, Rules, Sheet, Variant};
 
 /// Rule sets covering every variant and option family.
 fn rule_sets() -> Vec<Rules> {
@@ -48,32 +47,30 @@ fn brute_force_best_gain(pos: &Position) -> i64 {
 }
 
 #[test]
-fn ledger_and_fast_scoring_agree_with_the_rules_core() {
+fn sheet_gain_and_fast_scoring_agree_with_the_rules_core() {
     for rules in rule_sets() {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         let mut pos = Position::new(rules.clone());
-        let mut ledgers = ledgers_of(&pos);
         while !pos.is_over() {
             pos.draw_random(&mut rng).unwrap();
             let seat = pos.to_move();
             let sheet = rules.sheet_of_seat(seat);
-            let mv = greedy(&pos, &ledgers[sheet], &AtomicBool::new(false)).unwrap();
+            let mv = greedy(&pos, &AtomicBool::new(false)).unwrap();
             let mut board = pos.board().clone();
             for p in &mv.placements {
                 board.place(p.cell, p.value);
             }
             let start = pos.board().count() == 0;
             let fast = MoveScore::of(&rules, &board, &mv.placements, start);
-            let gain = ledgers[sheet].gain(&rules, &fast);
+            let gain = pos.sheets()[sheet].gain(&rules, &fast, mv.placements.len());
             let before = pos.sheets()[sheet].total(&rules);
             let score = pos.play_unchecked(&mv.placements);
-            ledgers[sheet].record(&rules, &score, mv.placements.len());
+            assert_eq!(score, fast);
             assert_eq!(before + gain, pos.sheets()[sheet].total(&rules), "{rules:?}");
-            for (i, l) in ledgers.iter().enumerate() {
-                assert_eq!(l.total(&rules), pos.sheets()[i].total(&rules));
-                if rules.variant != Variant::Kids {
-                    assert_eq!(*l, Ledger::from_sheet(&rules, &pos.sheets()[i]));
-                }
+            for s in pos.sheets() {
+                let back = Sheet::parse(&rules, &s.to_string()).unwrap();
+                assert_eq!(&back, s, "{rules:?}");
+                assert_eq!(s.row_totals(&rules).iter().sum::<u32>(), s.total(&rules));
             }
         }
     }
@@ -85,8 +82,7 @@ const HAND_BUILT: &str = "variant=classic players=2 turn=3 tomove=1 phase=place 
 #[test]
 fn greedy_takes_the_highest_immediate_gain() {
     let pos = Position::from_line(HAND_BUILT).unwrap();
-    let ledgers = ledgers_of(&pos);
-    let best = greedy(&pos, &ledgers[0], &AtomicBool::new(false)).unwrap();
+    let best = greedy(&pos, &AtomicBool::new(false)).unwrap();
     // 2@j8 makes 6+4+2 = 12 (4 points); both tiles leave the hand (3 pips).
     assert!(best.placements.iter().any(|p| p.value == 2 && p.cell.to_string() == "j8"), "{best:?}");
     assert_eq!(best.gain, 7);
@@ -99,7 +95,9 @@ fn greedy_takes_the_highest_immediate_gain() {
         &mut |_| {},
     )
     .unwrap();
-    assert_eq!(out.score, 7.0);
+    // Its score is not its gain but, as in every strategy, the expected final margin.
+    assert_eq!(out.score, montecarlo::static_value(&pos, out.best.placements()));
+    assert_ne!(out.score, 7.0);
 }
 
 #[test]
@@ -110,8 +108,7 @@ fn greedy_gain_is_the_brute_force_best_on_sampled_positions() {
         let mut turn = 0;
         while !pos.is_over() && turn < 30 {
             pos.draw_random(&mut rng).unwrap();
-            let sheet = rules.sheet_of_seat(pos.to_move());
-            let mv = greedy(&pos, &ledgers_of(&pos)[sheet], &AtomicBool::new(false)).unwrap();
+            let mv = greedy(&pos, &AtomicBool::new(false)).unwrap();
             if turn % 5 == 0 {
                 assert_eq!(mv.gain, brute_force_best_gain(&pos), "{}", pos.to_line());
             }
@@ -121,7 +118,7 @@ fn greedy_gain_is_the_brute_force_best_on_sampled_positions() {
     }
 }
 
-fn search_nodes(pos: &Position, nodes: u64, seed: u64, multipv: usize) -> (Outcome, Vec<Info>) {
+fn search_nodes(pos: &Position, nodes: u64, seed: u64, multipv: usize) -> (SearchResult, Vec<Info>) {
     let mut infos = Vec::new();
     let out = run(
         pos,
@@ -237,7 +234,7 @@ fn threads_give_a_legal_move() {
 }
 
 /// Searches with these limits and options, collecting the info lines.
-fn search_with(pos: &Position, limits: &Limits, seed: u64, threads: usize) -> (Outcome, Vec<Info>) {
+fn search_with(pos: &Position, limits: &Limits, seed: u64, threads: usize) -> (SearchResult, Vec<Info>) {
     let mut infos = Vec::new();
     let options = SearchOptions { strategy: Strategy::Search, threads, multipv: 1, seed };
     let out = run(pos, limits, &options, &AtomicBool::new(false), &mut |i| infos.push(i.clone())).unwrap();
@@ -293,4 +290,139 @@ fn bench_signature() {
     let result = bench();
     println!("bench: {} nodes {} nps", result.nodes, result.nps);
     assert_eq!(result.nodes, BENCH_SIGNATURE);
+}
+
+/// Searches under `limits` with `strategy` and `multipv`, collecting the info lines.
+fn search_limits(
+    pos: &Position,
+    limits: &Limits,
+    strategy: Strategy,
+    multipv: usize,
+) -> (SearchResult, Vec<Info>) {
+    let mut infos = Vec::new();
+    let options = SearchOptions { strategy, threads: 1, multipv, seed: 3 };
+    let out = run(pos, limits, &options, &AtomicBool::new(false), &mut |i| infos.push(i.clone())).unwrap();
+    (out, infos)
+}
+
+/// The last report's lines (its `multipv` 1, 2, ...).
+fn last_report(infos: &[Info]) -> &[Info] {
+    let start = infos.iter().rposition(|i| i.multipv == 1).unwrap();
+    &infos[start..]
+}
+
+#[test]
+fn searchmoves_with_one_move_searches_it_and_reports_its_value() {
+    for pos in mid_game_positions().iter().filter(|p| p.rules().players > 1).take(4) {
+        let moves = pos.movegen().legal_moves();
+        let mv = moves.last().unwrap().clone();
+        let limits = Limits { nodes: Some(40_000), searchmoves: Some(vec![mv.clone()]), ..Limits::default() };
+        let (out, infos) = search_limits(pos, &limits, Strategy::Search, 1);
+        assert_eq!(out.best, mv, "{}", pos.to_line());
+        assert!(infos.iter().any(|i| i.depth == 1), "stage 2 valued it");
+        let last = infos.last().unwrap();
+        assert!(last.samples > 0, "playouts valued it: {last:?}");
+        assert_eq!(last.score, out.score);
+        assert!(last.winprob.is_some_and(|p| (0.0..=1.0).contains(&p)));
+    }
+}
+
+#[test]
+fn searchmoves_limit_every_strategy_to_the_legal_moves_given() {
+    let pos = &mid_game_positions()[0];
+    let moves = pos.movegen().legal_moves();
+    assert!(moves.len() > 6);
+    let chosen: Vec<Move> = moves.iter().rev().step_by(2).take(3).cloned().collect();
+    // An illegal move among them is left out.
+    let mut asked = chosen.clone();
+    asked.push(Move::parse(pos.board().geometry(), "1@a1").unwrap_or_else(|_| Move::pass()));
+    let limits = Limits { nodes: Some(20_000), searchmoves: Some(asked), ..Limits::default() };
+    for strategy in [Strategy::Random, Strategy::Greedy, Strategy::Search] {
+        let (out, infos) = search_limits(pos, &limits, strategy, 5);
+        assert!(chosen.contains(&out.best), "{strategy:?} played {}", out.best);
+        assert!(infos.iter().all(|i| chosen.contains(&i.pv[0])));
+    }
+    // None legal: every move is searched.
+    let limits = Limits { nodes: Some(5_000), searchmoves: Some(vec![]), ..Limits::default() };
+    let (out, _) = search_limits(pos, &limits, Strategy::Search, 1);
+    assert!(pos.check(&out.best).is_ok());
+}
+
+#[test]
+fn multipv_reports_as_many_candidates_as_asked_or_as_there_are_legal_moves() {
+    let mut over_the_shortlist = 0;
+    for pos in mid_game_positions().iter().take(6) {
+        let legal = pos.movegen().legal_count() as usize;
+        over_the_shortlist += usize::from(legal > 20);
+        for k in [20, 300] {
+            let limits = Limits { nodes: Some(30_000), depth: Some(1), ..Limits::default() };
+            let (_, infos) = search_limits(pos, &limits, Strategy::Search, k);
+            let last = last_report(&infos);
+            assert_eq!(last.len(), k.min(legal), "k {k}, {legal} legal moves in {}", pos.to_line());
+            assert!(last.iter().enumerate().all(|(r, i)| i.multipv == r + 1));
+        }
+    }
+    assert!(over_the_shortlist >= 2, "positions with more legal moves than the shortlist held");
+}
+
+#[test]
+fn score_means_the_expected_final_margin_in_every_strategy() {
+    for pos in mid_game_positions().iter().take(6) {
+        // The static ranking's best: its value is the static evaluation of the move.
+        let limits = Limits { depth: Some(0), nodes: Some(1_000_000), ..Limits::default() };
+        let (out, _) = search_limits(pos, &limits, Strategy::Search, 1);
+        assert_eq!(out.score, montecarlo::static_value(pos, out.best.placements()));
+        for strategy in [Strategy::Random, Strategy::Greedy] {
+            let (out, infos) = search_limits(pos, &Limits::default(), strategy, 1);
+            assert_eq!(out.score, montecarlo::static_value(pos, out.best.placements()), "{strategy:?}");
+            assert_eq!(infos.last().unwrap().score, out.score);
+            assert!(infos.iter().all(|i| i.winprob.is_none()));
+        }
+    }
+}
+
+#[test]
+fn greedy_multipv_reports_its_best_moves_in_its_order() {
+    for pos in mid_game_positions().iter().take(6) {
+        let legal = pos.movegen().legal_count() as usize;
+        let (out, infos) = search_limits(pos, &Limits::default(), Strategy::Greedy, 5);
+        assert_eq!(infos.len(), legal.min(5));
+        assert_eq!(infos[0].pv[0], out.best);
+        let (single, _) = search_limits(pos, &Limits::default(), Strategy::Greedy, 1);
+        assert_eq!(single.best, out.best, "the first of the ranking is the greedy move");
+        let gains: Vec<i64> = infos
+            .iter()
+            .map(|i| {
+                let mut after = pos.clone();
+                let me = pos.rules().sheet_of_seat(pos.to_move());
+                after.play(&i.pv[0]).unwrap();
+                after.standings()[me].total - pos.standings()[me].total
+            })
+            .collect();
+        assert!(gains.windows(2).all(|w| w[0] >= w[1]), "{gains:?}");
+        assert_eq!(gains[0], brute_force_best_gain(pos));
+    }
+}
+
+#[test]
+fn winprob_comes_with_the_playouts_and_only_with_them() {
+    let pos = &mid_game_positions()[0];
+    let limits = Limits { depth: Some(3), nodes: Some(200_000), ..Limits::default() };
+    let (_, infos) = search_limits(pos, &limits, Strategy::Search, 3);
+    assert!(infos.iter().any(|i| i.samples > 0));
+    for i in &infos {
+        assert_eq!(i.winprob.is_some(), i.samples > 0, "{i:?}");
+        assert!(i.winprob.is_none_or(|p| (0.0..=1.0).contains(&p)));
+    }
+}
+
+#[test]
+fn a_search_on_a_clock_answers_well_before_the_clock_runs_out() {
+    let pos = &mid_game_positions()[0];
+    let clock = Clock { left: Duration::from_millis(300), inc: Duration::ZERO, movestogo: None };
+    let limits = Limits { clock: Some(clock), ..Limits::default() };
+    let started = Instant::now();
+    let (out, _) = search_limits(pos, &limits, Strategy::Search, 1);
+    assert!(started.elapsed() < Duration::from_millis(300));
+    assert!(pos.check(&out.best).is_ok());
 }

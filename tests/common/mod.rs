@@ -1,10 +1,14 @@
 //! Helpers shared by the integration tests: positions from short descriptions, spawning the
-//! engine binary, and the peak memory of a spawned engine.
+//! engine binary, the peak memory of a spawned engine, and the session driven in-process.
 
 #![allow(dead_code)]
 
+use std::collections::VecDeque;
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
+use zatre::protocol::{Action, Engine, Event, Job, Lane, RawLine, Session, MAX_LINE_BYTES};
 use zatre::rules::{Move, Position, Tiles};
 
 /// Starts the engine binary with `args`, its stdin and stdout piped and its stderr as given.
@@ -62,4 +66,82 @@ pub fn peak_rss_kib(pid: u32) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("/proc/<pid>/status");
     let line = status.lines().find(|l| l.starts_with("VmHWM:")).expect("a VmHWM line");
     line.split_whitespace().nth(1).and_then(|n| n.parse().ok()).expect("VmHWM in kB")
+}
+
+/// The protocol's session driven in-process, as the daemon drives it but with jobs run inline: a
+/// job runs to its end as soon as the session starts it, except a `go infinite`, which waits
+/// until its stop flag is raised (`stop`, `quit`, the end of input). What the session writes is
+/// returned as text.
+pub struct InlineSession {
+    pub session: Session,
+    pending: Option<(Lane, Job, Arc<AtomicBool>)>,
+    /// Every job starts with its stop flag raised (the fuzz checks framing, not the search).
+    stop_at_once: bool,
+    /// The session has exited.
+    pub exited: bool,
+}
+
+impl InlineSession {
+    pub fn new(engine: Engine) -> InlineSession {
+        InlineSession { session: Session::new(engine), pending: None, stop_at_once: false, exited: false }
+    }
+
+    /// A session whose jobs are stopped as they start.
+    pub fn stopping_jobs(engine: Engine) -> InlineSession {
+        InlineSession { stop_at_once: true, ..InlineSession::new(engine) }
+    }
+
+    /// The engine.
+    pub fn engine(&self) -> &Engine {
+        self.session.engine()
+    }
+
+    /// Sends one input line.
+    pub fn line(&mut self, bytes: &[u8]) -> String {
+        let raw =
+            if bytes.len() > MAX_LINE_BYTES + 1 { RawLine::TooLong } else { RawLine::Bytes(bytes.to_vec()) };
+        self.feed(Event::Line(raw))
+    }
+
+    /// Takes one event, and every event the jobs it starts report; returns what was written.
+    pub fn feed(&mut self, event: Event) -> String {
+        let mut out = String::new();
+        let mut queue = VecDeque::from([event]);
+        loop {
+            while let Some(event) = queue.pop_front() {
+                for action in self.session.handle(event) {
+                    match action {
+                        Action::Write(text) => out.push_str(&text),
+                        Action::Exit => self.exited = true,
+                        Action::Run { lane, job, stop } => {
+                            if self.stop_at_once {
+                                stop.store(true, Ordering::Relaxed);
+                            }
+                            if job.is_infinite() && !stop.load(Ordering::Relaxed) {
+                                self.pending = Some((lane, job, stop));
+                            } else {
+                                run_inline(lane, job, &stop, &mut queue);
+                            }
+                        }
+                    }
+                }
+            }
+            match self.pending.take() {
+                Some((lane, job, stop)) if stop.load(Ordering::Relaxed) => {
+                    run_inline(lane, job, &stop, &mut queue)
+                }
+                pending => {
+                    self.pending = pending;
+                    return out;
+                }
+            }
+        }
+    }
+}
+
+fn run_inline(lane: Lane, job: Job, stop: &AtomicBool, queue: &mut VecDeque<Event>) {
+    let mut infos = Vec::new();
+    let response = job.run(stop, &mut |info| infos.push(info));
+    queue.extend(infos.into_iter().map(|info| Event::Info(lane, info)));
+    queue.push_back(Event::Done(lane, response));
 }

@@ -11,7 +11,7 @@
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 
-use zatre_tools::naive::driver::{process_line, Mode, Outcome};
+use zatre_tools::naive::driver::{process_line, LineOutput, Mode};
 use zatre_tools::naive::error::NaiveError;
 
 /// Reads the mode from the command line arguments.
@@ -40,12 +40,12 @@ fn run(mode: Mode) -> Result<usize, Box<dyn std::error::Error>> {
         let outcome =
             process_line(mode, &line).map_err(|e| NaiveError::new(format!("line {}: {e}", number + 1)))?;
         match outcome {
-            Outcome::Line(text) => writeln!(out, "{text}")?,
-            Outcome::Mismatch(text) => {
+            LineOutput::Line(text) => writeln!(out, "{text}")?,
+            LineOutput::Mismatch(text) => {
                 mismatches += 1;
                 writeln!(out, "MISMATCH line {}: {text}", number + 1)?;
             }
-            Outcome::Nothing => {}
+            LineOutput::Nothing => {}
         }
         out.flush()?;
     }

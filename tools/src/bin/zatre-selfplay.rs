@@ -76,7 +76,7 @@ fn play(args: &Args, rules: &Rules, seed: u64, a_seat: usize) -> Game {
         nodes: args.nodes,
         movetime: args.movetime.map(Duration::from_millis),
         depth: args.depth,
-        infinite: false,
+        ..Limits::default()
     };
     let stop = AtomicBool::new(false);
     while !pos.is_over() {

@@ -24,7 +24,7 @@ pub enum Mode {
 
 /// What one input line produced.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum LineOutput {
     /// A line to print.
     Line(String),
     /// A golden line whose count differs: the line with the new count.
@@ -34,30 +34,30 @@ pub enum Outcome {
 }
 
 /// Processes one input line in the given mode.
-pub fn process_line(mode: Mode, line: &str) -> Result<Outcome, NaiveError> {
+pub fn process_line(mode: Mode, line: &str) -> Result<LineOutput, NaiveError> {
     let trimmed = line.trim();
     let is_comment = trimmed.is_empty() || trimmed.starts_with('#');
     match mode {
-        Mode::DepthAndPosition | Mode::PositionOnly(_) | Mode::List if is_comment => Ok(Outcome::Nothing),
-        Mode::List => Ok(Outcome::Line(list(trimmed)?)),
+        Mode::DepthAndPosition | Mode::PositionOnly(_) | Mode::List if is_comment => Ok(LineOutput::Nothing),
+        Mode::List => Ok(LineOutput::Line(list(trimmed)?)),
         Mode::DepthAndPosition => {
             let (depth, rest) = split_number(trimmed)?;
-            Ok(Outcome::Line(count(depth, rest)?.to_string()))
+            Ok(LineOutput::Line(count(depth, rest)?.to_string()))
         }
-        Mode::PositionOnly(depth) => Ok(Outcome::Line(count(depth, trimmed)?.to_string())),
-        Mode::Regenerate if is_comment => Ok(Outcome::Line(line.to_string())),
-        Mode::Check if is_comment => Ok(Outcome::Nothing),
+        Mode::PositionOnly(depth) => Ok(LineOutput::Line(count(depth, trimmed)?.to_string())),
+        Mode::Regenerate if is_comment => Ok(LineOutput::Line(line.to_string())),
+        Mode::Check if is_comment => Ok(LineOutput::Nothing),
         Mode::Regenerate | Mode::Check => {
             let (depth, rest) = split_number(trimmed)?;
             let (old, position_line) = split_word(rest)?;
             let new = count(depth, position_line)?;
             let out = format!("{depth} {new} {position_line}");
             if mode == Mode::Check && old != new.to_string() {
-                Ok(Outcome::Mismatch(format!("expected {old}, counted: {out}")))
+                Ok(LineOutput::Mismatch(format!("expected {old}, counted: {out}")))
             } else if mode == Mode::Check {
-                Ok(Outcome::Nothing)
+                Ok(LineOutput::Nothing)
             } else {
-                Ok(Outcome::Line(out))
+                Ok(LineOutput::Line(out))
             }
         }
     }

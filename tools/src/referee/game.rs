@@ -9,7 +9,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use zatre::rules::{Move, Phase, Position, Rules, Variant};
 
-use super::engine::{EngineProcess, Fault};
+use super::engine_process::{EngineProcess, Fault};
 
 /// How the referee limits each `go`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,37 +24,37 @@ pub struct Limits {
 
 /// The result of one seat.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum SeatResult {
     Win,
     Draw,
     Loss,
 }
 
-impl Outcome {
+impl SeatResult {
     /// `win`, `draw` or `loss`.
     pub fn name(self) -> &'static str {
         match self {
-            Outcome::Win => "win",
-            Outcome::Draw => "draw",
-            Outcome::Loss => "loss",
+            SeatResult::Win => "win",
+            SeatResult::Draw => "draw",
+            SeatResult::Loss => "loss",
         }
     }
 
     /// The points of a result: 1, 1/2 or 0.
     pub fn points(self) -> f64 {
         match self {
-            Outcome::Win => 1.0,
-            Outcome::Draw => 0.5,
-            Outcome::Loss => 0.0,
+            SeatResult::Win => 1.0,
+            SeatResult::Draw => 0.5,
+            SeatResult::Loss => 0.0,
         }
     }
 
     /// Reads a name back.
-    pub fn parse(name: &str) -> Option<Outcome> {
+    pub fn parse(name: &str) -> Option<SeatResult> {
         match name {
-            "win" => Some(Outcome::Win),
-            "draw" => Some(Outcome::Draw),
-            "loss" => Some(Outcome::Loss),
+            "win" => Some(SeatResult::Win),
+            "draw" => Some(SeatResult::Draw),
+            "loss" => Some(SeatResult::Loss),
             _ => None,
         }
     }
@@ -79,7 +79,7 @@ pub struct Played {
     /// The final score by seat (the team's score for a team member).
     pub scores: Vec<i64>,
     /// The result by seat.
-    pub outcomes: Vec<Outcome>,
+    pub outcomes: Vec<SeatResult>,
     /// The `score` lines of the final position, as the engine prints them.
     pub standings: Vec<String>,
     pub end: End,
@@ -304,7 +304,7 @@ fn ask_move(
 
 /// The result of each seat: by the rules' leaders after a normal end; after a fault the faulty
 /// seat loses and the leaders among the others win (share the win when several).
-fn outcomes(position: &Position, end: &End) -> Vec<Outcome> {
+fn outcomes(position: &Position, end: &End) -> Vec<SeatResult> {
     let rules = position.rules();
     let players = usize::from(rules.players);
     let standings = position.standings();
@@ -323,12 +323,12 @@ fn outcomes(position: &Position, end: &End) -> Vec<Outcome> {
     (0..players)
         .map(|s| {
             if !winners.contains(&s) {
-                Outcome::Loss
+                SeatResult::Loss
             } else if winning_sheets.len() > 1 || (players == 1 && faulty.is_none()) {
                 // A shared lead; a solo game that ends normally counts as a draw with itself.
-                Outcome::Draw
+                SeatResult::Draw
             } else {
-                Outcome::Win
+                SeatResult::Win
             }
         })
         .collect()
@@ -362,7 +362,7 @@ mod tests {
     fn a_fault_loses_and_the_other_wins() {
         let p = Position::new(classic());
         let end = End::Fault { seat: 0, fault: Fault::Crash("gone".into()) };
-        assert_eq!(outcomes(&p, &end), vec![Outcome::Loss, Outcome::Win]);
-        assert_eq!(outcomes(&p, &End::Normal), vec![Outcome::Draw, Outcome::Draw]);
+        assert_eq!(outcomes(&p, &end), vec![SeatResult::Loss, SeatResult::Win]);
+        assert_eq!(outcomes(&p, &End::Normal), vec![SeatResult::Draw, SeatResult::Draw]);
     }
 }

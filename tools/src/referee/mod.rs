@@ -1,15 +1,15 @@
 //! The referee behind `zatre-match`: it drives engine processes over the text protocol, deals the
 //! draws, judges every move with the rules core, survives faulty engines, and reports.
 
-mod engine;
+mod engine_process;
 mod game;
 mod record;
 mod report;
 mod runner;
 mod sprt;
 
-pub use engine::{EngineProcess, Fault, Reply};
-pub use game::{play, Dealer, End, GameSpec, Limits, Outcome, Played, Slots};
+pub use engine_process::{EngineProcess, Fault, Reply};
+pub use game::{play, Dealer, End, GameSpec, Limits, Played, SeatResult, Slots};
 pub use record::{read_records, Record};
 pub use report::{Report, Tally};
 pub use runner::{newgame_args, pair_seed, plan, run, GamePlan, MatchConfig, MatchResult, Shard};

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::game::Outcome;
+use super::game::SeatResult;
 use super::record::Record;
 use super::sprt::{Sprt, SprtState};
 
@@ -95,11 +95,12 @@ impl Report {
                 let t = engines.entry(engine).or_default();
                 t.command = r.engines.get(seat).cloned().unwrap_or_default();
                 t.games += 1;
-                let outcome = r.results.get(seat).and_then(|o| Outcome::parse(o)).unwrap_or(Outcome::Loss);
+                let outcome =
+                    r.results.get(seat).and_then(|o| SeatResult::parse(o)).unwrap_or(SeatResult::Loss);
                 match outcome {
-                    Outcome::Win => t.wins += 1,
-                    Outcome::Draw => t.draws += 1,
-                    Outcome::Loss => t.losses += 1,
+                    SeatResult::Win => t.wins += 1,
+                    SeatResult::Draw => t.draws += 1,
+                    SeatResult::Loss => t.losses += 1,
                 }
                 if r.fault_seat == Some(seat + 1) {
                     t.faults += 1;
@@ -124,9 +125,9 @@ impl Report {
                     .iter()
                     .filter_map(|r| {
                         let seat = r.seating.iter().position(|&e| e == first)?;
-                        Outcome::parse(r.results.get(seat)?)
+                        SeatResult::parse(r.results.get(seat)?)
                     })
-                    .map(Outcome::points)
+                    .map(SeatResult::points)
                     .sum();
                 pair_scores.push(points / 2.0);
             }

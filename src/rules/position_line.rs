@@ -7,27 +7,13 @@ use super::board::{Axis, Board};
 use super::error::SetupError;
 use super::geometry::Geometry;
 use super::moves::Placement;
-use super::options::{Rules, Variant};
+use super::options::{RuleOption, Rules, Variant};
 use super::position::{Phase, Position};
 use super::sheet::Sheet;
 use super::tiles::{Tiles, VALUES};
 
 const FIELDS: [&str; 9] =
     ["variant", "players", "turn", "tomove", "phase", "board", "bag", "hands", "sheets"];
-const OPTIONS: [&str; 11] = [
-    "rules",
-    "center_cross",
-    "must_place",
-    "forced_double",
-    "leftovers",
-    "bonus",
-    "rounds",
-    "teams",
-    "size",
-    "adjacent",
-    "scoring",
-];
-
 /// The largest turn a position line may name: far beyond any game, and far from overflow.
 pub const MAX_TURN: u32 = 1_000_000;
 
@@ -68,10 +54,25 @@ impl Position {
     /// A missing, unknown or repeated field, a bad value, or a position that breaks the rules
     /// (runs over the limit, tiles not conserved, a sheet with gaps, ...).
     pub fn from_line(line: &str) -> Result<Position, SetupError> {
+        let fields = line
+            .split_whitespace()
+            .map(|token| token.split_once('=').ok_or_else(|| SetupError::Field(token.to_string())))
+            .collect::<Result<Vec<_>, _>>()?;
+        Position::from_fields(fields)
+    }
+
+    /// Reads the `key=value` fields of a position line, split already.
+    ///
+    /// # Errors
+    /// As [`Position::from_line`].
+    pub fn from_fields<'a>(
+        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Position, SetupError> {
         let mut fields: HashMap<&str, &str> = HashMap::new();
-        for token in line.split_whitespace() {
-            let (key, value) = token.split_once('=').ok_or_else(|| SetupError::Field(token.to_string()))?;
-            if !(FIELDS.contains(&key) || OPTIONS.contains(&key)) || fields.insert(key, value).is_some() {
+        for (key, value) in pairs {
+            if !(FIELDS.contains(&key) || key.parse::<RuleOption>().is_ok())
+                || fields.insert(key, value).is_some()
+            {
                 return Err(SetupError::Field(key.to_string()));
             }
         }
@@ -80,7 +81,7 @@ impl Position {
             Variant::parse(field("variant")?).ok_or_else(|| bad("variant", "classic, dice or kids"))?;
         let players: u8 = field("players")?.parse().map_err(|_| bad("players", "a number from 1 to 6"))?;
         let options: Vec<(&str, &str)> =
-            OPTIONS.iter().filter_map(|&k| fields.get(k).map(|&v| (k, v))).collect();
+            RuleOption::NAMES.iter().filter_map(|&k| fields.get(k).map(|&v| (k, v))).collect();
         let rules = Rules::with_options(variant, players, options.iter().copied())?;
         let mut pos = Position::new(rules);
         let rules = pos.rules.clone();

@@ -1,0 +1,379 @@
+//! The session: the engine and the jobs it runs, scheduled as the protocol says. It is the one
+//! scheduler of the protocol: the daemon (`main.rs`) feeds it the lines its reader thread reads and
+//! the reports of its job threads, and does what it answers; the transcript tests drive the same
+//! type with jobs run inline. It touches no stream and starts no thread.
+//!
+//! Scheduling (PROTOCOL.md, "Order and jobs"): a job runs on one of two lanes, `go` on the search
+//! lane, `legal`, `next`, `perft` and `bench` on the work lane. `stop`, `quit` and `isready` are
+//! taken at once, always. While a `go` runs, commands that would change the game (or start a
+//! `go`, `perft` or `bench`) are `busy`, and the others are answered meanwhile (`legal` and `next`
+//! on the work lane). While a job runs on the work lane, every other line waits and is answered,
+//! in order, when the job has reported.
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use log::warn;
+
+use crate::search::Info;
+
+use super::command::{Command, Id};
+use super::engine::{Effect, Engine};
+use super::input::RawLine;
+use super::job::Job;
+use super::parse::{parse_line, Line, ParseError};
+use super::response::{ErrorCode, Failure, InfoLine, Response};
+
+/// Where a job runs: at most one job per lane.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Lane {
+    /// `go`.
+    Search,
+    /// `legal`, `legal count`, `next`, `perft`, `bench`.
+    Work,
+}
+
+/// What the session is told.
+#[derive(Debug)]
+pub enum Event {
+    /// An input line.
+    Line(RawLine),
+    /// The input has ended.
+    EndOfInput,
+    /// A progress report of the job on a lane.
+    Info(Lane, Info),
+    /// The job on a lane has finished with its response.
+    Done(Lane, Response),
+    /// The grace a `quit` gives the running jobs to report has passed.
+    GraceOver,
+}
+
+/// What the session asks its driver to do, in order.
+#[derive(Debug)]
+pub enum Action {
+    /// Write this text (a response or an `info` line, with its line breaks) and flush.
+    Write(String),
+    /// Run the job on the lane, checking `stop`; report with [`Event::Info`] and [`Event::Done`].
+    Run { lane: Lane, job: Job, stop: Arc<AtomicBool> },
+    /// Exit with status 0.
+    Exit,
+}
+
+/// A running job: its stop flag and whether it runs until `stop`.
+#[derive(Debug)]
+struct Running {
+    stop: Arc<AtomicBool>,
+    infinite: bool,
+}
+
+impl Running {
+    fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Where the session is in its life.
+#[derive(Debug)]
+enum State {
+    /// Reading input.
+    Serving,
+    /// The input has ended: exit once the running jobs have reported and the held lines are
+    /// answered.
+    Draining,
+    /// `quit` came while jobs ran: exit, with this response, once they have reported.
+    Quitting(Response),
+    /// Exited: nothing more is taken.
+    Ended,
+}
+
+/// The engine and its jobs.
+pub struct Session {
+    engine: Engine,
+    search: Option<Running>,
+    work: Option<Running>,
+    /// Lines that wait for a running job, in the order they came.
+    held: VecDeque<RawLine>,
+    state: State,
+}
+
+impl Session {
+    /// A session around an engine.
+    pub fn new(engine: Engine) -> Session {
+        Session { engine, search: None, work: None, held: VecDeque::new(), state: State::Serving }
+    }
+
+    /// The engine, for reading.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// Whether a `quit` waits for jobs to report: the driver then sends [`Event::GraceOver`] when
+    /// its patience ends.
+    pub fn is_quitting(&self) -> bool {
+        matches!(self.state, State::Quitting(_))
+    }
+
+    /// Whether a job runs on any lane.
+    pub fn is_running(&self) -> bool {
+        self.search.is_some() || self.work.is_some()
+    }
+
+    /// Takes one event; returns what to do, in order.
+    pub fn handle(&mut self, event: Event) -> Vec<Action> {
+        let mut actions = Vec::new();
+        if matches!(self.state, State::Ended) {
+            return actions;
+        }
+        match event {
+            Event::Line(line) => {
+                if matches!(self.state, State::Serving) {
+                    self.take_line(line, &mut actions);
+                }
+            }
+            Event::EndOfInput => {
+                if let Some(search) = self.search.as_ref().filter(|s| s.infinite) {
+                    search.stop();
+                }
+                if matches!(self.state, State::Serving) {
+                    self.state = State::Draining;
+                }
+                self.exit_when_idle(&mut actions);
+            }
+            Event::Info(_, info) => actions.push(Action::Write(InfoLine(&info).to_string())),
+            Event::Done(lane, response) => {
+                match lane {
+                    Lane::Search => self.search = None,
+                    Lane::Work => self.work = None,
+                }
+                actions.push(Action::Write(response.to_string()));
+                if let State::Quitting(_) = self.state {
+                    if !self.is_running() {
+                        self.quit_now(&mut actions);
+                    }
+                } else {
+                    self.replay_held(&mut actions);
+                    self.exit_when_idle(&mut actions);
+                }
+            }
+            Event::GraceOver => {
+                if self.is_quitting() {
+                    self.quit_now(&mut actions);
+                }
+            }
+        }
+        actions
+    }
+
+    /// Answers the lines held back, in order, until one of them starts a job that holds the
+    /// rest again.
+    fn replay_held(&mut self, actions: &mut Vec<Action>) {
+        while !self.holds_lines() && matches!(self.state, State::Serving | State::Draining) {
+            let Some(line) = self.held.pop_front() else { return };
+            self.take_line(line, actions);
+        }
+    }
+
+    /// Whether lines that are not answered at once must wait: a job runs on the work lane. A
+    /// running `go` holds nothing: what only reads the game is answered meanwhile, and a `legal`
+    /// or `next` runs on the work lane beside it.
+    fn holds_lines(&self) -> bool {
+        self.work.is_some()
+    }
+
+    fn exit_when_idle(&mut self, actions: &mut Vec<Action>) {
+        if matches!(self.state, State::Draining) && !self.is_running() && self.held.is_empty() {
+            self.state = State::Ended;
+            actions.push(Action::Exit);
+        }
+    }
+
+    fn quit_now(&mut self, actions: &mut Vec<Action>) {
+        let state = std::mem::replace(&mut self.state, State::Ended);
+        if let State::Quitting(response) = state {
+            actions.push(Action::Write(response.to_string()));
+        }
+        self.held.clear();
+        actions.push(Action::Exit);
+    }
+
+    /// Frames and parses a line, then answers it, holds it or refuses it as `busy`.
+    fn take_line(&mut self, line: RawLine, actions: &mut Vec<Action>) {
+        let framed = match &line {
+            RawLine::Bytes(bytes) => parse_line(bytes),
+            RawLine::TooLong => Line::Request { id: None, command: Err(ParseError::TooLong) },
+        };
+        let (id, command) = match framed {
+            Line::Ignored => return,
+            Line::Request { id, command } => (id, command),
+        };
+        let command = match command {
+            Ok(command) => command,
+            Err(e) => {
+                if self.holds_lines() {
+                    self.held.push_back(line);
+                } else {
+                    warn!("{e}");
+                    actions.push(Action::Write(Response::failure(id, e.into()).to_string()));
+                }
+                return;
+            }
+        };
+        match command {
+            Command::Stop => {
+                for running in [&self.search, &self.work].into_iter().flatten() {
+                    running.stop();
+                }
+                actions.push(Action::Write(Response::success(id, "").to_string()));
+            }
+            Command::Quit => {
+                let response = Response::success(id, "");
+                if self.is_running() {
+                    for running in [&self.search, &self.work].into_iter().flatten() {
+                        running.stop();
+                    }
+                    self.state = State::Quitting(response);
+                } else {
+                    self.state = State::Quitting(response);
+                    self.quit_now(actions);
+                }
+            }
+            Command::IsReady => actions.push(Action::Write(Response::success(id, "readyok").to_string())),
+            command if self.search.is_some() && command.changes_game() => {
+                let failure = Failure::new(
+                    ErrorCode::Busy,
+                    format!("{} is not allowed while a search runs: stop it first", command.word()),
+                );
+                warn!("{}", failure.message);
+                actions.push(Action::Write(Response::failure(id, failure).to_string()));
+            }
+            _ if self.holds_lines() => self.held.push_back(line),
+            command => self.execute(id, command, actions),
+        }
+    }
+
+    /// Executes a command on the engine: writes its response or starts its job.
+    fn execute(&mut self, id: Option<Id>, command: Command, actions: &mut Vec<Action>) {
+        match self.engine.execute(id, command) {
+            Effect::Reply(response) => actions.push(Action::Write(response.to_string())),
+            Effect::Start(job) => {
+                let lane = job.lane();
+                let stop = Arc::new(AtomicBool::new(false));
+                let running = Running { stop: Arc::clone(&stop), infinite: job.is_infinite() };
+                match lane {
+                    Lane::Search => self.search = Some(running),
+                    Lane::Work => self.work = Some(running),
+                }
+                actions.push(Action::Run { lane, job, stop });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(session: &mut Session, text: &str) -> Vec<Action> {
+        session.handle(Event::Line(RawLine::Bytes(text.as_bytes().to_vec())))
+    }
+
+    fn written(actions: &[Action]) -> Vec<String> {
+        actions
+            .iter()
+            .filter_map(|a| match a {
+                Action::Write(text) => Some(text.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Starts a job with `text` and returns its lane and stop flag (the job itself is not run).
+    fn start(session: &mut Session, text: &str) -> (Lane, Arc<AtomicBool>) {
+        let actions = line(session, text);
+        match actions.into_iter().next() {
+            Some(Action::Run { lane, stop, .. }) => (lane, stop),
+            other => panic!("{text} starts no job: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn during_a_go_commands_that_change_the_game_are_busy_and_reads_are_answered() {
+        let mut session = Session::new(Engine::with_seed(1));
+        line(&mut session, "draw 1 2 3");
+        let (lane, stop) = start(&mut session, "go infinite");
+        assert_eq!(lane, Lane::Search);
+        assert!(written(&line(&mut session, "1 place 1@h8,2@h9,3@h10"))[0].starts_with("?1 busy "));
+        assert_eq!(written(&line(&mut session, "2 isready")), ["=2 readyok\n\n"]);
+        assert!(written(&line(&mut session, "3 score"))[0].starts_with("=3 player 1"), "a read is answered");
+        // legal runs beside the go, on the work lane, and holds the lines after it.
+        let (lane, _) = start(&mut session, "4 legal count");
+        assert_eq!(lane, Lane::Work);
+        assert!(line(&mut session, "5 status").is_empty(), "a read waits for the legal count");
+        let done = session.handle(Event::Done(Lane::Work, Response::success(Id::new("4"), "60")));
+        assert_eq!(written(&done)[0], "=4 60\n\n");
+        assert!(written(&done)[1].starts_with("=5 phase place"), "{done:?}");
+        assert_eq!(written(&line(&mut session, "6 stop")), ["=6\n\n"]);
+        assert!(stop.load(Ordering::Relaxed));
+        let done = session.handle(Event::Done(Lane::Search, Response::success(Id::new("9"), "bestmove pass")));
+        assert_eq!(written(&done), ["=9 bestmove pass\n\n"]);
+        assert!(written(&line(&mut session, "7 place 1@h8,2@h9,3@h10"))[0].starts_with("=7 points"));
+    }
+
+    #[test]
+    fn lines_held_by_a_job_are_answered_in_order_and_may_start_the_next_job() {
+        let mut session = Session::new(Engine::with_seed(1));
+        let (lane, _) = start(&mut session, "1 perft 1");
+        assert_eq!(lane, Lane::Work);
+        for text in ["2 name", "3 bench"] {
+            assert!(line(&mut session, text).is_empty(), "{text} waits for the perft");
+        }
+        assert_eq!(written(&line(&mut session, "4 isready")), ["=4 readyok\n\n"], "isready never waits");
+        assert!(line(&mut session, "5 version").is_empty());
+        let actions = session.handle(Event::Done(Lane::Work, Response::success(Id::new("1"), "1")));
+        assert_eq!(written(&actions), ["=1 1\n\n", "=2 zatre\n\n"]);
+        assert!(matches!(actions.last(), Some(Action::Run { lane: Lane::Work, .. })), "bench starts");
+        let actions = session.handle(Event::Done(Lane::Work, Response::success(Id::new("3"), "nodes 1 nps 1")));
+        assert_eq!(written(&actions)[0], "=3 nodes 1 nps 1\n\n");
+        assert!(written(&actions)[1].starts_with("=5 "), "{actions:?}");
+    }
+
+    #[test]
+    fn quit_waits_for_the_job_then_answers_and_exits_and_the_grace_ends_the_wait() {
+        for job_reports in [true, false] {
+            let mut session = Session::new(Engine::with_seed(1));
+            line(&mut session, "draw 1 2 3");
+            let (_, stop) = start(&mut session, "1 go infinite");
+            assert!(line(&mut session, "2 quit").is_empty());
+            assert!(stop.load(Ordering::Relaxed) && session.is_quitting());
+            let actions = if job_reports {
+                session.handle(Event::Done(Lane::Search, Response::success(Id::new("1"), "bestmove pass")))
+            } else {
+                session.handle(Event::GraceOver)
+            };
+            let mut expected = vec!["=2\n\n".to_owned()];
+            if job_reports {
+                expected.insert(0, "=1 bestmove pass\n\n".to_owned());
+            }
+            assert_eq!(written(&actions), expected);
+            assert!(matches!(actions.last(), Some(Action::Exit)));
+            assert!(line(&mut session, "3 name").is_empty(), "nothing is read after quit");
+        }
+    }
+
+    #[test]
+    fn the_end_of_input_stops_an_infinite_go_and_lets_other_jobs_finish() {
+        let mut session = Session::new(Engine::with_seed(1));
+        line(&mut session, "draw 1 2 3");
+        let (_, stop) = start(&mut session, "go infinite");
+        assert!(session.handle(Event::EndOfInput).is_empty());
+        assert!(stop.load(Ordering::Relaxed));
+        let actions = session.handle(Event::Done(Lane::Search, Response::success(None, "bestmove pass")));
+        assert!(matches!(actions.last(), Some(Action::Exit)));
+
+        let mut session = Session::new(Engine::with_seed(1));
+        let (_, stop) = start(&mut session, "perft 2");
+        assert!(session.handle(Event::EndOfInput).is_empty());
+        assert!(!stop.load(Ordering::Relaxed), "a perft runs to its end");
+    }
+}

@@ -1,0 +1,43 @@
+//! How long a game still runs, roughly: what the search's evaluation and a clock's time sharing
+//! need. An estimate, not a rule: the classic game ends with the bag, the dice and kids' games
+//! when the board is about full (greedy games end with about 37% of the cells still empty), and
+//! the `rounds` option caps both.
+
+use super::options::Variant;
+use super::position::Position;
+
+impl Position {
+    /// Game turns (every player's) still to be played from this position, roughly; 0 once the
+    /// game is over.
+    pub fn turns_left_estimate(&self) -> f64 {
+        if self.is_over() {
+            return 0.0;
+        }
+        let rules = self.rules();
+        let by_material = match rules.variant {
+            Variant::Classic => (self.bag().len() as f64 / 2.0).ceil(),
+            Variant::Dice | Variant::Kids => {
+                let board = self.board();
+                // Greedy games end with about 37% of the cells still empty.
+                let cells = board.geometry().cells();
+                let empty = cells.iter().filter(|&&c| board.is_empty_cell(c)).count();
+                ((empty as f64 - 0.37 * cells.len() as f64) / 2.0).max(1.0)
+            }
+        };
+        if rules.rounds > 0 {
+            let total = f64::from(rules.rounds) * f64::from(rules.players);
+            let played = f64::from(self.turn()) - 1.0;
+            return by_material.min((total - played).max(0.0));
+        }
+        by_material
+    }
+
+    /// The turns the player to move still has, roughly (at least 1 while the game runs).
+    pub fn own_turns_left_estimate(&self) -> u32 {
+        if self.is_over() {
+            return 0;
+        }
+        let players = f64::from(self.rules().players);
+        ((self.turns_left_estimate() / players).ceil() as u32).max(1)
+    }
+}

@@ -1,0 +1,89 @@
+//! Every `go` ends: random games of every variant and player count, played to their natural end,
+//! with a search under random node and depth limits at every turn. The last turns (by `rounds`, by
+//! the bag running out, by a dice roll that cannot be written whole, by the kids' board filling up),
+//! a single legal move, `pass` as the only move, one player and teams all come up on the way.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc;
+use std::thread;
+use std::time::Duration;
+
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use zatre::rules::{Move, Phase, Position, Rules, Variant};
+use zatre::search::{self, Limits, SearchOptions};
+
+/// How long one `go nodes <= 5000` may take before the test calls it a hang: a search of 5,000
+/// nodes takes milliseconds; the bound is generous for a loaded machine.
+const BOUND: Duration = Duration::from_secs(20);
+
+/// Runs the search on its own thread and fails when it does not answer within [`BOUND`].
+fn go_within_bound(pos: &Position, limits: Limits, options: SearchOptions) -> Move {
+    let (send, receive) = mpsc::channel();
+    let position = pos.clone();
+    let described = format!("{limits:?} in {}", pos.to_line());
+    thread::spawn(move || {
+        let outcome = search::run(&position, &limits, &options, &AtomicBool::new(false), &mut |_| {});
+        let _ = send.send(outcome.map(|o| o.best));
+    });
+    match receive.recv_timeout(BOUND) {
+        Ok(Some(best)) => best,
+        Ok(None) => panic!("no move in a place phase: {described}"),
+        Err(_) => panic!("go did not answer within {BOUND:?}: {described}"),
+    }
+}
+
+fn rules_for(variant: Variant, players: u8, pick: u8) -> Rules {
+    let mut options: Vec<(&str, &str)> = Vec::new();
+    match (variant, pick % 4) {
+        (Variant::Classic, 1) => options.push(("rules", "cz3")),
+        (Variant::Classic, 2) => options.push(("rules", "cz4")),
+        (Variant::Classic, 3) if players == 4 || players == 6 => options.push(("teams", "on")),
+        (Variant::Dice, 1) => options.push(("adjacent", "off")),
+        (Variant::Kids, 1) => options.push(("scoring", "dots")),
+        _ => {}
+    }
+    if pick >= 4 {
+        options.push(("rounds", ["1", "2", "3"][usize::from(pick % 3)]));
+    }
+    Rules::with_options(variant, players, options).expect("valid rules")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, max_shrink_iters: 8, ..ProptestConfig::default() })]
+
+    /// Plays a game to its end, by the search's own moves, and searches every turn under random
+    /// limits: every search answers, with a move `place` accepts; a node limit gives the same
+    /// move twice.
+    #[test]
+    fn every_go_answers_under_node_and_depth_limits(
+        variant in prop_oneof![Just(Variant::Classic), Just(Variant::Dice), Just(Variant::Kids)],
+        players in 1u8..=6,
+        pick in 0u8..8,
+        seed in any::<u64>(),
+    ) {
+        let mut pos = Position::new(rules_for(variant, players, pick));
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut turns = 0;
+        while !pos.is_over() {
+            prop_assert!(turns < 2_000, "the game does not end: {}", pos.to_line());
+            pos.draw_random(&mut rng).expect("a draw is due");
+            if pos.phase() != Phase::Place {
+                continue;
+            }
+            let limits = Limits {
+                nodes: Some(rng.random_range(1..=5_000)),
+                depth: rng.random_bool(0.7).then(|| rng.random_range(0..=3)),
+                ..Limits::default()
+            };
+            let options = SearchOptions { seed, ..SearchOptions::default() };
+            let best = go_within_bound(&pos, limits.clone(), options.clone());
+            if turns % 8 == 0 {
+                prop_assert_eq!(&go_within_bound(&pos, limits, options), &best);
+            }
+            pos.play(&best).unwrap_or_else(|e| panic!("{best} is refused: {e}"));
+            turns += 1;
+        }
+    }
+}
