@@ -145,23 +145,27 @@ struct Shown {
 }
 
 fn shown(browser: &Browser) -> Shown {
-    let v = browser.js(
-        r#"return {
+    let v = browser.js(r#"return {
             board: [...document.querySelectorAll('[data-cell] .tile:not(.pending)')]
                 .map(t => `${t.dataset.value}@${t.closest('[data-cell]').dataset.cell}`),
             totals: [...document.querySelectorAll('[data-total]')].map(t => [t.dataset.total, t.textContent]),
             status: document.querySelector('#status').textContent,
             history: document.querySelector('#history').value,
-        };"#,
-    );
+        };"#);
     let strings = |v: &Value| -> Vec<String> {
-        v.as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect()).unwrap_or_default()
+        v.as_array()
+            .map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect())
+            .unwrap_or_default()
     };
     Shown {
         board: strings(&v["board"]),
         totals: v["totals"]
             .as_array()
-            .map(|a| a.iter().map(|p| (p[0].as_str().unwrap_or("").into(), p[1].as_str().unwrap_or("").into())).collect())
+            .map(|a| {
+                a.iter()
+                    .map(|p| (p[0].as_str().unwrap_or("").into(), p[1].as_str().unwrap_or("").into()))
+                    .collect()
+            })
             .unwrap_or_default(),
         status: v["status"].as_str().unwrap_or_default().to_string(),
         history: v["history"].as_str().unwrap_or_default().to_string(),
@@ -379,9 +383,8 @@ fn a_whole_classic_game_by_clicks_against_the_engine() {
         assert!(status.contains("tomove 1"), "the human seat is to move: {status}");
         human_turns += 1;
         if human_turns == 5 {
-            mid_latency_from = Some(
-                browser.js("return [window.__lat.select.length, window.__lat.place.length]")
-            );
+            mid_latency_from =
+                Some(browser.js("return [window.__lat.select.length, window.__lat.place.length]"));
         }
         if human_turns == 6 && !hinted {
             hinted = true;
@@ -391,7 +394,8 @@ fn a_whole_classic_game_by_clicks_against_the_engine() {
                 "return document.body.dataset.turn === 'place' && document.querySelectorAll('#hints li').length",
                 Duration::from_secs(30),
             );
-            let hints = browser.js("return [...document.querySelectorAll('#hints li')].map(l => l.textContent)");
+            let hints =
+                browser.js("return [...document.querySelectorAll('#hints li')].map(l => l.textContent)");
             let n = hints.as_array().map_or(0, Vec::len);
             assert!((1..=3).contains(&n), "one to three hints: {hints}");
             let ghosts = browser.js("return document.querySelectorAll('[data-cell] .ghost').length");
@@ -412,7 +416,7 @@ fn a_whole_classic_game_by_clicks_against_the_engine() {
                 Duration::from_secs(120),
             );
             let before = judge.call("position").join(" ");
-            if browser.js("return document.body.dataset.turn") != Value::from("over") {
+            if browser.js("return document.body.dataset.turn") != "over" {
                 browser.click("#undo");
                 browser.wait_until(
                     "the position before the move",
@@ -421,7 +425,10 @@ fn a_whole_classic_game_by_clicks_against_the_engine() {
                 );
                 check_against_engine(&browser, &mut judge);
                 let after = judge.call("position").join(" ");
-                assert_eq!(before, after, "undo brings back the position before the human's move, hand and all");
+                assert_eq!(
+                    before, after,
+                    "undo brings back the position before the human's move, hand and all"
+                );
             }
             continue;
         }
@@ -433,7 +440,7 @@ fn a_whole_classic_game_by_clicks_against_the_engine() {
                  || (['draw','place','over'].includes(document.body.dataset.turn) && 'human')",
             Duration::from_secs(60),
         );
-        if mid == Value::from("engine") {
+        if mid == "engine" {
             check_against_engine(&browser, &mut judge);
             checks += 1;
         }
@@ -446,7 +453,8 @@ fn a_whole_classic_game_by_clicks_against_the_engine() {
     let status = judge.call("status");
     assert!(status[0].starts_with("phase over"), "{status:?}");
     let ranking: Vec<String> = status.iter().filter(|l| l.starts_with("rank ")).cloned().collect();
-    let shown_ranking = browser.js("return [...document.querySelectorAll('#ranking li')].map(l => l.textContent)");
+    let shown_ranking =
+        browser.js("return [...document.querySelectorAll('#ranking li')].map(l => l.textContent)");
     assert_eq!(shown_ranking.as_array().map_or(0, Vec::len), ranking.len(), "{shown_ranking} vs {ranking:?}");
     let end = status.iter().find_map(|l| l.strip_prefix("end ")).expect("an end reason").to_string();
     let shown_end = browser.js("return document.querySelector('#end-reason').textContent");
@@ -457,13 +465,17 @@ fn a_whole_classic_game_by_clicks_against_the_engine() {
     let from = mid_latency_from.unwrap_or(Value::Null);
     let skip = |k: usize| from[k].as_u64().unwrap_or(0) as usize;
     let series = |name: &str, skip: usize| -> Vec<f64> {
-        lat[name].as_array().map(|a| a.iter().skip(skip).filter_map(Value::as_f64).collect()).unwrap_or_default()
+        lat[name]
+            .as_array()
+            .map(|a| a.iter().skip(skip).filter_map(Value::as_f64).collect())
+            .unwrap_or_default()
     };
     let mut select = series("select", skip(0));
     let mut place = series("place", skip(1));
     assert!(!place.is_empty(), "placements were measured");
     let (s50, s_max) = (percentile(&mut select, 0.5), percentile(&mut select, 1.0));
-    let (p50, p90, p_max) = (percentile(&mut place, 0.5), percentile(&mut place, 0.9), percentile(&mut place, 1.0));
+    let (p50, p90, p_max) =
+        (percentile(&mut place, 0.5), percentile(&mut place, 0.9), percentile(&mut place, 1.0));
     println!(
         "game: {human_turns} human turns, {checks} checks against the engine, {:.1} s",
         took.as_secs_f64()

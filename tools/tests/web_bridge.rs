@@ -364,7 +364,8 @@ fn ctrl_c_stops_the_bridge_and_its_engines() {
     let mut ws = bridge.open();
     send(&mut ws, "1 isready");
     let pid = read_pid(dir.path());
-    let status = Command::new("kill").args(["-INT", &bridge.child.id().to_string()]).status().expect("kill runs");
+    let status =
+        Command::new("kill").args(["-INT", &bridge.child.id().to_string()]).status().expect("kill runs");
     assert!(status.success());
     let until = Instant::now() + Duration::from_secs(10);
     let exit = loop {
@@ -383,5 +384,9 @@ fn a_host_other_than_loopback_gets_a_warning() {
     let bridge = Bridge::start("true", &["--host", "0.0.0.0"]);
     assert!(bridge.addr.starts_with("0.0.0.0:"), "{}", bridge.addr);
     wait_until("the warning", Duration::from_secs(5), || bridge.stderr().contains("warning"));
-    assert!(bridge.stderr().contains("anyone who can reach this address can start engines"), "{}", bridge.stderr());
+    assert!(
+        bridge.stderr().contains("anyone who can reach this address can start engines"),
+        "{}",
+        bridge.stderr()
+    );
 }

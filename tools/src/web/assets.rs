@@ -12,15 +12,54 @@ const JS: &str = "text/javascript; charset=utf-8";
 
 /// Every file, by its URL path.
 const FILES: &[(&str, Asset)] = &[
-    ("/", Asset { file: "index.html", content_type: "text/html; charset=utf-8", body: include_bytes!("../../web/index.html") }),
-    ("/style.css", Asset { file: "style.css", content_type: "text/css; charset=utf-8", body: include_bytes!("../../web/style.css") }),
-    ("/js/protocol.js", Asset { file: "js/protocol.js", content_type: JS, body: include_bytes!("../../web/js/protocol.js") }),
-    ("/js/parse.js", Asset { file: "js/parse.js", content_type: JS, body: include_bytes!("../../web/js/parse.js") }),
-    ("/js/board.js", Asset { file: "js/board.js", content_type: JS, body: include_bytes!("../../web/js/board.js") }),
-    ("/js/sheets.js", Asset { file: "js/sheets.js", content_type: JS, body: include_bytes!("../../web/js/sheets.js") }),
-    ("/js/dialog.js", Asset { file: "js/dialog.js", content_type: JS, body: include_bytes!("../../web/js/dialog.js") }),
-    ("/js/app.js", Asset { file: "js/app.js", content_type: JS, body: include_bytes!("../../web/js/app.js") }),
-    ("/favicon.ico", Asset { file: "favicon.svg", content_type: "image/svg+xml", body: include_bytes!("../../web/favicon.svg") }),
+    (
+        "/",
+        Asset {
+            file: "index.html",
+            content_type: "text/html; charset=utf-8",
+            body: include_bytes!("../../web/index.html"),
+        },
+    ),
+    (
+        "/style.css",
+        Asset {
+            file: "style.css",
+            content_type: "text/css; charset=utf-8",
+            body: include_bytes!("../../web/style.css"),
+        },
+    ),
+    (
+        "/js/protocol.js",
+        Asset { file: "js/protocol.js", content_type: JS, body: include_bytes!("../../web/js/protocol.js") },
+    ),
+    (
+        "/js/parse.js",
+        Asset { file: "js/parse.js", content_type: JS, body: include_bytes!("../../web/js/parse.js") },
+    ),
+    (
+        "/js/board.js",
+        Asset { file: "js/board.js", content_type: JS, body: include_bytes!("../../web/js/board.js") },
+    ),
+    (
+        "/js/sheets.js",
+        Asset { file: "js/sheets.js", content_type: JS, body: include_bytes!("../../web/js/sheets.js") },
+    ),
+    (
+        "/js/dialog.js",
+        Asset { file: "js/dialog.js", content_type: JS, body: include_bytes!("../../web/js/dialog.js") },
+    ),
+    (
+        "/js/app.js",
+        Asset { file: "js/app.js", content_type: JS, body: include_bytes!("../../web/js/app.js") },
+    ),
+    (
+        "/favicon.ico",
+        Asset {
+            file: "favicon.svg",
+            content_type: "image/svg+xml",
+            body: include_bytes!("../../web/favicon.svg"),
+        },
+    ),
 ];
 
 /// The file served at `path`, if any (`/index.html` is `/`): its path under `tools/web` and

@@ -76,10 +76,7 @@ pub async fn serve(
         origins: Origins::for_listener(addr),
         groups: groups.clone(),
     });
-    let app = Router::new()
-        .route("/ws", get(websocket))
-        .fallback(get(asset))
-        .with_state(shared);
+    let app = Router::new().route("/ws", get(websocket)).fallback(get(asset)).with_state(shared);
     let result = tokio::select! {
         r = axum::serve(listener, app) => r,
         () = stop => Ok(()),
@@ -107,18 +104,15 @@ async fn websocket(
     };
     // Frames and messages over the protocol's line limit (and a trailing `\r`) are refused by the
     // WebSocket layer before they are read whole.
-    upgrade
-        .max_message_size(MAX_LINE + 1)
-        .max_frame_size(MAX_LINE + 1)
-        .on_upgrade(move |socket| {
-            session::run(
-                socket,
-                shared.config.engine.clone(),
-                shared.slots.clone(),
-                shared.groups.clone(),
-                shared.config.max_engines,
-            )
-        })
+    upgrade.max_message_size(MAX_LINE + 1).max_frame_size(MAX_LINE + 1).on_upgrade(move |socket| {
+        session::run(
+            socket,
+            shared.config.engine.clone(),
+            shared.slots.clone(),
+            shared.groups.clone(),
+            shared.config.max_engines,
+        )
+    })
 }
 
 /// Any other `GET`: a file of the page. With `ZATRE_WEB_ASSETS` set to the page's directory

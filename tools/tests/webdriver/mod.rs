@@ -239,7 +239,8 @@ impl Browser {
                 reader.read_to_end(&mut text).map_err(|e| e.to_string())?;
             }
         }
-        let v: Value = serde_json::from_slice(&text).map_err(|e| format!("{e}: {}", String::from_utf8_lossy(&text)))?;
+        let v: Value =
+            serde_json::from_slice(&text).map_err(|e| format!("{e}: {}", String::from_utf8_lossy(&text)))?;
         if v["value"].get("error").is_some() {
             return Err(format!("{status}{}", v["value"]));
         }

@@ -269,6 +269,7 @@ function renderResult() {
     ...s.ranking.map((r) => {
       const li = document.createElement('li');
       li.textContent = `${r.rank}. ${r.kind} ${r.n}: ${r.total}`;
+      li.dataset.rank = String(r.rank);
       if (r.rank === 1) li.className = 'winner';
       return li;
     }),
@@ -497,7 +498,7 @@ async function advance() {
           if (gen !== state.generation) return;
           await call(`place ${best.move}`);
           state.lastMove = new Set(P.placements(best.move).map((p) => p.cell));
-          $('#engine-info').textContent = `player ${s.tomove} played ${best.move} (score ${best.score})`;
+          $('#engine-info').textContent = `player ${s.tomove} played ${best.move} (engine's eval ${best.score})`;
         }
         await refresh();
         progressed = true;
