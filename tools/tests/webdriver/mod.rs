@@ -122,11 +122,18 @@ impl Browser {
         self.cmd("POST", &format!("/element/{}/click", el.0), Some(json!({})));
     }
 
-    /// Types into an input after clearing it.
+    /// Types into an input after clearing it, and checks that the input then holds the text.
     pub fn type_into(&self, css: &str, text: &str) {
-        let el = self.wait_for(css);
-        self.cmd("POST", &format!("/element/{}/clear", el.0), Some(json!({})));
-        self.cmd("POST", &format!("/element/{}/value", el.0), Some(json!({ "text": text })));
+        for _ in 0..3 {
+            let el = self.wait_for(css);
+            self.cmd("POST", &format!("/element/{}/clear", el.0), Some(json!({})));
+            self.cmd("POST", &format!("/element/{}/value", el.0), Some(json!({ "text": text })));
+            let now = self.cmd("GET", &format!("/element/{}/property/value", el.0), None);
+            if now == json!(text) {
+                return;
+            }
+        }
+        panic!("{css} does not take the text {text:?}");
     }
 
     /// Chooses an option of a `<select>` by clicking it.

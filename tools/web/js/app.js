@@ -80,11 +80,21 @@ function call(command) {
 
 // ---- connection ---------------------------------------------------------------------------
 
+/** The last lines both ways, for a person (or a test) looking into what happened: `zatreLog()`. */
+const transcript = [];
+function keep(line) {
+  transcript.push(line.length > 300 ? `${line.slice(0, 300)}…` : line);
+  if (transcript.length > 400) transcript.splice(0, transcript.length - 400);
+}
+window.zatreLog = () => transcript.join('\n');
+
 async function connect() {
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
   const engine = new EngineClient(url);
   state.engine = engine;
   engine.addEventListener('info', (ev) => onInfo(ev.detail));
+  engine.addEventListener('sent', (ev) => keep(`> ${ev.detail}`));
+  engine.addEventListener('line', (ev) => keep(`< ${ev.detail}`));
   engine.addEventListener('stray', (ev) => showError(new Error(`the engine said: ${ev.detail}`)));
   engine.addEventListener('close', (ev) => onClose(ev.detail));
   $('#connection').hidden = true;
@@ -305,7 +315,9 @@ function updateButtons() {
   $('#take-back').disabled = !(place && state.pending.length > 0);
   $('#pass').disabled = !(place && state.pending.length === 0 && state.passOk);
   $('#hint').disabled = !place;
-  $('#undo').disabled = !(live && s && !(s.turn === 1 && s.phase === 'draw'));
+  // Undo goes back to a human's turn, so a game of engines alone has none.
+  const anyHuman = state.seats.some((seat) => seat.kind === 'human');
+  $('#undo').disabled = !(live && anyHuman && s && !(s.turn === 1 && s.phase === 'draw'));
   for (const t of document.querySelectorAll('#hand [data-hand-tile]')) t.disabled = !place;
   let turn = 'wait';
   if (s && s.phase === 'over') turn = 'over';
@@ -333,7 +345,6 @@ async function startTurn() {
 function selectTile(index) {
   if (state.busy || !moverIsHuman() || state.status.phase !== 'place') return;
   state.selected = state.selected === index ? null : index;
-  state.preview = [];
   render();
 }
 
@@ -522,10 +533,16 @@ $('#new-game').addEventListener('click', () => dialog.open());
 
 $('#new-game-dialog').addEventListener('close', () => advance());
 
+/** Stops what the engine seats are doing (a running `go`), and waits until the page is idle. */
+async function interrupt() {
+  state.generation++;
+  await stopThinking();
+  while (state.busy) await new Promise((r) => setTimeout(r, 20));
+}
+
 async function startGame(game) {
+  await interrupt();
   await act(async () => {
-    await stopThinking();
-    state.generation++;
     await call(`newgame ${newgameArgs(game)}`);
     state.seats = game.seats;
     state.lastMove = new Set();
@@ -543,21 +560,27 @@ $('#save-load').addEventListener('click', () => {
 $('#close-save').addEventListener('click', () => $('#save-dialog').close());
 $('#save-dialog').addEventListener('close', () => advance());
 
-$('#load').addEventListener('click', () =>
-  act(async () => {
-    let line = $('#load-line').value.trim().replace(/\s+/g, ' ');
-    if (line.startsWith('position ')) line = line.slice('position '.length);
-    if (!line) throw new Error('paste a position line first');
-    if (line.length + 20 > MAX_LINE) throw new Error('that line is longer than the protocol allows');
-    await stopThinking();
-    state.generation++;
+$('#load').addEventListener('click', async () => {
+  let line = $('#load-line').value.trim().replace(/\s+/g, ' ');
+  if (line.startsWith('position ')) line = line.slice('position '.length);
+  if (!line) {
+    showError(new Error('paste a position line first'));
+    return;
+  }
+  if (line.length + 20 > MAX_LINE) {
+    showError(new Error('that line is longer than the protocol allows'));
+    return;
+  }
+  await interrupt();
+  await act(async () => {
     await call(`position ${line}`);
     state.lastMove = new Set();
     await loadBoard();
     await refresh();
     $('#save-dialog').close();
-  }),
-);
+  });
+  advance();
+});
 
 // ---- start --------------------------------------------------------------------------------
 

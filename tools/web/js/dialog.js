@@ -111,7 +111,8 @@ export class NewGameDialog {
       const sel = this.dialog.querySelector(`#seat-${i}`);
       const time = this.dialog.querySelector(`#time-${i}`);
       if (sel) this.seatChoice[i - 1] = sel.value;
-      if (time && Number(time.value) > 0) this.seatTime[i - 1] = Math.round(Number(time.value));
+      // An engine's time per move: 10 ms to 10 minutes.
+      if (time && Number(time.value) > 0) this.seatTime[i - 1] = Math.min(600000, Math.max(10, Math.round(Number(time.value))));
     }
   }
 
