@@ -112,7 +112,9 @@ function onClose({ code, reason }) {
   state.connected = false;
   state.thinking = null;
   state.generation++;
-  $('#connection-text').textContent = `The engine is gone: ${reason || `connection closed (${code})`}.`;
+  const why = reason || `connection closed (${code})`;
+  $('#connection-text').textContent =
+    code === 4002 ? `No engine for this page: ${why}.` : `The engine is gone: ${why}.`;
   $('#connection').hidden = false;
   $('#turn-line').textContent = 'no engine';
   updateButtons();
