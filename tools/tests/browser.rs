@@ -38,9 +38,13 @@ struct BridgeProcess {
 
 impl BridgeProcess {
     fn start() -> BridgeProcess {
+        BridgeProcess::start_with(&engine().display().to_string(), &[])
+    }
+
+    fn start_with(engine_cmd: &str, extra: &[&str]) -> BridgeProcess {
         let mut child = Command::new(BRIDGE)
-            .args(["--port", "0", "--engine"])
-            .arg(engine())
+            .args(["--port", "0", "--engine", engine_cmd])
+            .args(extra)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .spawn()
@@ -522,4 +526,59 @@ fn dice_and_kids_boards_have_the_engines_cells() {
         check_against_engine(&browser, &mut judge);
     }
     no_console_errors(&browser);
+}
+
+#[test]
+fn the_page_shows_a_refusal_and_restarts_a_crashed_engine() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let pid_file = dir.path().join("pid");
+    let cmd = format!("echo $$ > {}; exec {}", pid_file.display(), engine().display());
+    let bridge = BridgeProcess::start_with(&cmd, &["--max-engines", "1"]);
+    let browser = Browser::start();
+    browser.goto(&bridge.url);
+    start_game(&browser, "classic", &["human", "engine"], "5");
+    browser.wait_until(
+        "the human's turn",
+        "return document.body.dataset.turn === 'place'",
+        Duration::from_secs(60),
+    );
+    let before = shown(&browser);
+
+    // A second page is refused while the first one's engine runs, and says why.
+    let first = browser.window();
+    browser.new_window();
+    browser.goto(&bridge.url);
+    let text = browser.wait_until(
+        "the refusal",
+        "const c = document.querySelector('#connection'); return !c.hidden && c.textContent",
+        Duration::from_secs(20),
+    );
+    assert!(
+        text.as_str().is_some_and(|t| t.contains("--max-engines 1")),
+        "the page shows the refusal: {text}"
+    );
+    browser.close_window();
+    browser.switch_to(&first);
+
+    // The engine dies: the page says so, and a new engine takes the game up where it was.
+    let pid = std::fs::read_to_string(&pid_file).expect("the engine's pid").trim().to_string();
+    assert!(Command::new("kill").args(["-KILL", &pid]).status().expect("kill runs").success());
+    let text = browser.wait_until(
+        "the engine's end on the page",
+        "const c = document.querySelector('#connection'); return !c.hidden && c.textContent",
+        Duration::from_secs(20),
+    );
+    assert!(text.as_str().is_some_and(|t| t.contains("killed by a signal")), "{text}");
+    browser.click("#reconnect");
+    browser.wait_until(
+        "the game restored",
+        "return document.querySelector('#connection').hidden && document.body.dataset.turn === 'place'",
+        Duration::from_secs(30),
+    );
+    let after = shown(&browser);
+    assert_eq!(after.history, before.history, "the same game");
+    assert_eq!(after.board, before.board);
+    assert_eq!(after.status, before.status);
+    let new_pid = std::fs::read_to_string(&pid_file).expect("the engine's pid").trim().to_string();
+    assert_ne!(new_pid, pid, "a new engine process");
 }

@@ -176,6 +176,27 @@ impl Browser {
         }
     }
 
+    /// The handle of the current window.
+    pub fn window(&self) -> String {
+        self.cmd("GET", "/window", None).as_str().expect("a window handle").to_string()
+    }
+
+    /// Opens a new tab and switches to it.
+    pub fn new_window(&self) {
+        let v = self.cmd("POST", "/window/new", Some(json!({ "type": "tab" })));
+        let handle = v["handle"].as_str().expect("a window handle").to_string();
+        self.switch_to(&handle);
+    }
+
+    pub fn switch_to(&self, handle: &str) {
+        self.cmd("POST", "/window", Some(json!({ "handle": handle })));
+    }
+
+    /// Closes the current window.
+    pub fn close_window(&self) {
+        self.cmd("DELETE", "/window", None);
+    }
+
     /// A PNG of the viewport.
     pub fn screenshot(&self) -> Vec<u8> {
         let v = self.cmd("GET", "/screenshot", None);
