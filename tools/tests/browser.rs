@@ -581,4 +581,19 @@ fn the_page_shows_a_refusal_and_restarts_a_crashed_engine() {
     assert_eq!(after.status, before.status);
     let new_pid = std::fs::read_to_string(&pid_file).expect("the engine's pid").trim().to_string();
     assert_ne!(new_pid, pid, "a new engine process");
+
+    // An error response is shown with its message, and nothing changes.
+    browser.click("#save-load");
+    browser.type_into("#load-line", "position variant=classic players=2 turn=x");
+    browser.click("#load");
+    let error = browser.wait_until(
+        "the error shown",
+        "return !document.querySelector('#error-box').hidden && document.querySelector('#error').textContent",
+        Duration::from_secs(20),
+    );
+    assert!(error.as_str().is_some_and(|e| e.starts_with("position: invalid_position ")), "{error}");
+    browser.click("#close-save");
+    let unchanged = shown(&browser);
+    assert_eq!(unchanged.history, before.history, "a refused load changes nothing");
+    assert_eq!(unchanged.board, before.board);
 }
