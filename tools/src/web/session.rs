@@ -91,7 +91,7 @@ pub async fn run(
                 Ok(Message::Ping(_) | Message::Pong(_)) => continue,
                 Err(e) => {
                     log::info!("the page's socket ended: {e}");
-                    return if is_too_long(&e) { End::PageLineTooLong } else { End::PageClosed };
+                    return if is_too_long(e) { End::PageLineTooLong } else { End::PageClosed };
                 }
             };
             if let Err(e) = write_line(&mut stdin, &bytes).await {
@@ -232,9 +232,9 @@ async fn read_line(reader: &mut BufReader<ChildStdout>) -> Line {
     }
 }
 
-fn is_too_long(e: &axum::Error) -> bool {
-    let text = format!("{e:?}");
-    text.contains("Capacity") || text.contains("too long") || text.contains("TooLong")
+/// Whether the socket failed because a frame or message was over the size limit.
+fn is_too_long(e: axum::Error) -> bool {
+    matches!(e.into_inner().downcast_ref::<tungstenite::Error>(), Some(tungstenite::Error::Capacity(_)))
 }
 
 async fn close<S>(sink: &mut S, reason: CloseReason, why: &str)
