@@ -315,7 +315,8 @@ mod tests {
         assert!(written(&done)[1].starts_with("=5 phase place"), "{done:?}");
         assert_eq!(written(&line(&mut session, "6 stop")), ["=6\n\n"]);
         assert!(stop.load(Ordering::Relaxed));
-        let done = session.handle(Event::Done(Lane::Search, Response::success(Id::new("9"), "bestmove pass")));
+        let done =
+            session.handle(Event::Done(Lane::Search, Response::success(Id::new("9"), "bestmove pass")));
         assert_eq!(written(&done), ["=9 bestmove pass\n\n"]);
         assert!(written(&line(&mut session, "7 place 1@h8,2@h9,3@h10"))[0].starts_with("=7 points"));
     }
@@ -333,7 +334,8 @@ mod tests {
         let actions = session.handle(Event::Done(Lane::Work, Response::success(Id::new("1"), "1")));
         assert_eq!(written(&actions), ["=1 1\n\n", "=2 zatre\n\n"]);
         assert!(matches!(actions.last(), Some(Action::Run { lane: Lane::Work, .. })), "bench starts");
-        let actions = session.handle(Event::Done(Lane::Work, Response::success(Id::new("3"), "nodes 1 nps 1")));
+        let actions =
+            session.handle(Event::Done(Lane::Work, Response::success(Id::new("3"), "nodes 1 nps 1")));
         assert_eq!(written(&actions)[0], "=3 nodes 1 nps 1\n\n");
         assert!(written(&actions)[1].starts_with("=5 "), "{actions:?}");
     }
