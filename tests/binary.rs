@@ -240,7 +240,9 @@ fn flags_version_help_and_option() {
 fn a_deep_perft_or_a_huge_legal_count_stops_at_once_and_isready_answers_meanwhile() {
     // A classic hand of 13 kept tiles on a crowded board: its moves run into the billions.
     let big = "position variant=classic players=2 turn=69 tomove=1 phase=place board=6@b2,1@c2,6@c3,6@d3,1@f3,6@d4,3@e4,1@f4,2@g4,3@a5,2@b5,5@c5,5@e5,4@f5,3@g5,5@a6,4@b6,1@d6,4@e6,6@f6,1@g6,1@a7,5@b7,2@c7,4@d7,1@g7,6@h7,5@i7,6@c8,2@d8,2@f8,1@g8,5@h8,4@i8,3@a9,3@b9,4@c9,2@d9,4@g9,1@h9,2@i9,3@j9,2@k9,4@a10,6@b10,3@d10,5@f10,1@j10,4@k10,6@l10,4@a11,3@b11,5@c11,4@e11,1@f11,1@g11,3@h11,4@k11,5@l11,3@m11,6@c12,6@e12,2@g12,1@h12,2@i12,2@j12,2@k12,6@m12,6@n12,6@b13,1@c13,3@d13,1@e13,6@g13,2@h13,4@i13,3@l13,3@m13,5@n13,3@b14,1@e14,1@f14,3@g14,1@h14,5@i14,6@k14,5@l14,3@f15,3@j15,5@k15 bag=2,1,0,2,0,0 hands=1223444555566/2222334455566 sheets=none;none\n";
-    for (job, ends) in [("perft 9", " stopped"), ("legal count", " stopped"), ("legal", "stopped")] {
+    for (job, ends) in
+        [("perft 9", " stopped"), ("legal count", " stopped"), ("legal", "stopped"), ("next", "stopped")]
+    {
         let mut engine = Engine::spawn(&[]);
         engine.send(big.as_bytes());
         assert_eq!(engine.response(PATIENCE), vec!["=", ""]);

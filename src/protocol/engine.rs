@@ -139,7 +139,7 @@ fn move_score(position: &Position, score: &MoveScore) -> Payload {
     Payload::MoveScore { points: score.points(rules), crosses: score.reported_crosses(rules) }
 }
 
-/// The limits of a `go`: its clock, and its `searchmoves` read and checked against the position.
+/// The limits of a `go`: its clock, and its `searchmoves` read against the board.
 fn limits_of(position: &Position, args: GoArgs) -> Result<Limits, Failure> {
     let clock = match (args.time, args.inc, args.movestogo) {
         (Some(left), inc, movestogo) => Some(Clock {
@@ -155,14 +155,10 @@ fn limits_of(position: &Position, args: GoArgs) -> Result<Limits, Failure> {
     if args.movestogo == Some(0) {
         return Err(Failure::new(ErrorCode::InvalidArgument, "movestogo is at least 1"));
     }
-    let mut searchmoves = Vec::new();
-    for raw in &args.searchmoves {
-        let mv = move_of(position, raw)?;
-        position
-            .check(&mv)
-            .map_err(|e| Failure::new(ErrorCode::IllegalMove, format!("searchmoves {mv}: {e}")))?;
-        searchmoves.push(mv);
-    }
+    // Read against the board here; whether they are legal, the job checks (in a huge kept hand
+    // that takes a while, and the engine's loop must stay prompt).
+    let searchmoves =
+        args.searchmoves.iter().map(|raw| move_of(position, raw)).collect::<Result<Vec<_>, _>>()?;
     Ok(Limits {
         movetime: args.movetime.map(Duration::from_millis),
         nodes: args.nodes,

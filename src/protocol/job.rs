@@ -104,6 +104,11 @@ fn go(
     stop: &AtomicBool,
     info: &mut dyn FnMut(Info),
 ) -> Result<Payload, Failure> {
+    for mv in limits.searchmoves.iter().flatten() {
+        position
+            .check(mv)
+            .map_err(|e| Failure::new(ErrorCode::IllegalMove, format!("searchmoves {mv}: {e}")))?;
+    }
     // The search keeps its own clock (a time limit raises its own stop flag, never this one).
     let mut pace = InfoPace::new(options.search_options().multipv);
     let outcome =

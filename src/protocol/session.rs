@@ -165,6 +165,13 @@ impl Session {
         actions
     }
 
+    /// Raises the stop flag of every running job.
+    fn stop_all(&self) {
+        for running in [&self.search, &self.work].into_iter().flatten() {
+            running.stop();
+        }
+    }
+
     /// Answers the lines held back, in order, until one of them starts a job that holds the
     /// rest again.
     fn replay_held(&mut self, actions: &mut Vec<Action>) {
@@ -221,20 +228,13 @@ impl Session {
         };
         match command {
             Command::Stop => {
-                for running in [&self.search, &self.work].into_iter().flatten() {
-                    running.stop();
-                }
+                self.stop_all();
                 actions.push(Action::Write(Response::success(id, "").to_string()));
             }
             Command::Quit => {
-                let response = Response::success(id, "");
-                if self.is_running() {
-                    for running in [&self.search, &self.work].into_iter().flatten() {
-                        running.stop();
-                    }
-                    self.state = State::Quitting(response);
-                } else {
-                    self.state = State::Quitting(response);
+                self.stop_all();
+                self.state = State::Quitting(Response::success(id, ""));
+                if !self.is_running() {
                     self.quit_now(actions);
                 }
             }
