@@ -581,7 +581,7 @@ fn a_gui_reads_the_board_checks_tiles_one_by_one_and_follows_the_status() {
     assert_eq!(ask(&mut engine, &format!("position {payload}")), vec!["=", ""]);
     assert_eq!(ask(&mut engine, "position"), line, "history rebuilds the position");
     let variants = ask(&mut engine, "variants");
-    assert_eq!(variants[0], "= variant classic players 1-6 default 2");
+    assert_eq!(variants[0], "= variant classic players 1-6 default 2 boxes 10,11,12");
     assert!(variants.iter().any(|l| l == "rule teams default off choice off,on players 4,6"), "{variants:?}");
     assert!(variants
         .iter()

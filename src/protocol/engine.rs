@@ -441,7 +441,14 @@ impl Engine {
         let (min, max) = (Rules::PLAYERS.start(), Rules::PLAYERS.end());
         let mut lines = Vec::new();
         for &variant in Variant::ALL {
-            lines.push(format!("variant {variant} players {min}-{max} default {}", Rules::DEFAULT_PLAYERS));
+            // The sums the sheet's three boxes record: limit-2, limit-1 and limit.
+            let limit = Rules::new(variant, Rules::DEFAULT_PLAYERS).map_or(12, |rules| rules.limit());
+            lines.push(format!(
+                "variant {variant} players {min}-{max} default {} boxes {},{},{limit}",
+                Rules::DEFAULT_PLAYERS,
+                limit - 2,
+                limit - 1
+            ));
             lines.extend(variant.option_specs().iter().map(|spec| format!("rule {spec}")));
         }
         lines.join("\n")

@@ -63,13 +63,15 @@ pub struct Standing {
     pub sheet: Sheet,
     /// Each sheet row's total as it counts now, in sheet order.
     pub rows: Vec<u32>,
+    /// The seats (from 1) that write on this sheet: one, or a team's two.
+    pub seats: Vec<usize>,
     /// Kids' dots tie-breaks: the dots of the 10, 9 and 8 columns; otherwise the total only.
     pub rank_key: [i64; 3],
 }
 
 impl fmt::Display for Standing {
     /// `player <n> total <t> hand <values joined by , or -> sheet <rows> rows <row totals
-    /// joined by / or none>`.
+    /// joined by / or none>`; a team's line (`team <n> ...`) ends with `seats <a>,<b>`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let hand = if self.hand.is_empty() {
             "-".to_string()
@@ -85,7 +87,12 @@ impl fmt::Display for Standing {
             f,
             "{} {} total {} hand {} sheet {} rows {}",
             self.label, self.number, self.total, hand, self.sheet, rows
-        )
+        )?;
+        if self.seats.len() > 1 {
+            let seats: Vec<String> = self.seats.iter().map(usize::to_string).collect();
+            write!(f, " seats {}", seats.join(","))?;
+        }
+        Ok(())
     }
 }
 
@@ -398,6 +405,7 @@ impl Position {
                     hand,
                     sheet: sheet.clone(),
                     rows: sheet.row_totals(&self.rules),
+                    seats: seats.iter().map(|s| s + 1).collect(),
                     rank_key,
                 }
             })

@@ -192,8 +192,9 @@ function render() {
   });
   renderHand();
   renderBag();
+  const variant = state.variants.find((v) => v.name === state.position.variant);
   renderSheets($('#sheets'), state.score, {
-    variant: state.position.variant,
+    boxes: variant ? variant.boxes : ['a', 'b', 'c'],
     tomove: s.phase === 'over' ? 0 : s.tomove,
     seats: state.seats,
     hands: state.position.hands,

@@ -91,7 +91,8 @@ export function variants(lines) {
     if (t[0] === 'variant') {
       const f = fields(line);
       const [min, max] = f.players.split('-').map(Number);
-      out.push({ name: f.variant, min, max, def: Number(f.default), rules: [] });
+      const boxes = f.boxes ? f.boxes.split(',') : ['a', 'b', 'c'];
+      out.push({ name: f.variant, min, max, def: Number(f.default), boxes, rules: [] });
     } else if (t[0] === 'rule' && out.length) {
       const rule = { name: t[1], def: t[3], kind: t[4], spec: t[5], players: null, byPlayers: null };
       for (let i = 6; i + 1 < t.length; i += 2) {
@@ -124,7 +125,7 @@ export function position(line) {
   };
 }
 
-/** The `score` payload: [{kind, n, total, hand, rows: [[mark, a, b, c]], rowTotals}], gameover. */
+/** The `score` payload: [{kind, n, total, hand, rows: [[mark, a, b, c]], rowTotals, seats}], gameover. */
 export function score(lines) {
   const sheets = [];
   let gameover = false;
@@ -145,6 +146,7 @@ export function score(lines) {
       hand: f.hand && f.hand !== '-' ? f.hand.split(',').map(Number) : [],
       rows,
       rowTotals,
+      seats: f.seats ? f.seats.split(',').map(Number) : [Number(f[kind])],
     });
   }
   return { sheets, gameover };

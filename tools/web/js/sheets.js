@@ -2,25 +2,18 @@
 // the position line and the seat to move from `status`.
 
 /**
- * The headings of the three boxes of a row. The protocol names them a, b, c; for a person they are
- * the sums they record (PROTOCOL.md, `score`): 8, 9, 10 in the kids' game, 10, 11, 12 otherwise.
- */
-function boxNames(variant) {
-  return variant === 'kids' ? ['8', '9', '10'] : ['10', '11', '12'];
-}
-
-/**
  * @param root the container
  * @param score parsed `score`
- * @param opts {variant, tomove, seats: [{kind}], hands: [[values]], teams}
+ * @param opts {boxes: the sums the three boxes record (`variants`), tomove, seats: [{kind}],
+ *   hands: [[values]]}
  */
 export function renderSheets(root, score, opts) {
   root.replaceChildren();
-  const names = boxNames(opts.variant);
+  const names = opts.boxes;
   for (const sheet of score.sheets) {
     const card = document.createElement('div');
     card.className = 'panel sheet';
-    const isMover = sheet.kind === 'player' && sheet.n === opts.tomove;
+    const isMover = sheet.seats.includes(opts.tomove);
     if (isMover) card.classList.add('to-move');
     card.dataset.sheet = `${sheet.kind}-${sheet.n}`;
 
@@ -29,7 +22,8 @@ export function renderSheets(root, score, opts) {
     const who = document.createElement('span');
     who.className = 'who';
     const seat = sheet.kind === 'player' ? opts.seats[sheet.n - 1] : null;
-    const label = sheet.kind === 'team' ? `Team ${sheet.n}` : `Player ${sheet.n}`;
+    const label =
+      sheet.kind === 'team' ? `Team ${sheet.n} (players ${sheet.seats.join(' + ')})` : `Player ${sheet.n}`;
     who.textContent = seat ? `${label} · ${seat.kind === 'engine' ? 'engine' : 'human'}` : label;
     if (isMover) who.textContent += ' ▶';
     const total = document.createElement('span');
