@@ -2,50 +2,20 @@
 //! fault in every way the referee must survive, records that replay, shards that merge, and an
 //! SPRT that stops early.
 //!
-//! The engine binary `zatre` belongs to another package, so Cargo does not build it for these
-//! tests by itself. They use `$ZATRE_ENGINE` when set, else `zatre` next to the test's own target
-//! profile directory (`target/debug/zatre`, built by a workspace-wide `cargo test` or
-//! `cargo build`), and when that is missing they build it with `cargo build -p zatre --bin zatre`
-//! into `target/referee-engine` (a target directory of its own, so the build does not wait on the
-//! lock that the running `cargo test` holds).
+//! The engine binary `zatre` belongs to another package: `engine_path` says where it is found.
 
 use std::fs;
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
-use std::sync::OnceLock;
 
+use engine_path::engine;
 use zatre_tools::referee::{read_records, Record};
 
-const REFEREE: &str = env!("CARGO_BIN_EXE_zatre-match");
+mod engine_path;
 
-/// The engine binary (see the module docs).
-fn engine() -> &'static Path {
-    static ENGINE: OnceLock<PathBuf> = OnceLock::new();
-    ENGINE.get_or_init(|| {
-        if let Some(path) = std::env::var_os("ZATRE_ENGINE") {
-            return PathBuf::from(path);
-        }
-        // target/<profile>/zatre-match -> target/<profile>
-        let profile_dir = Path::new(REFEREE).parent().expect("the referee lives in a directory");
-        let beside = profile_dir.join("zatre");
-        if beside.exists() {
-            return beside;
-        }
-        let target = profile_dir.parent().expect("a profile directory lives in target/");
-        let own = target.join("referee-engine");
-        let release = profile_dir.file_name().is_some_and(|n| n == "release");
-        let mut cargo = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-        cargo.args(["build", "-p", "zatre", "--bin", "zatre", "--target-dir"]).arg(&own);
-        if release {
-            cargo.arg("--release");
-        }
-        let status = cargo.current_dir(env!("CARGO_MANIFEST_DIR")).status().expect("cargo runs");
-        assert!(status.success(), "building the engine failed");
-        own.join(if release { "release" } else { "debug" }).join("zatre")
-    })
-}
+const REFEREE: &str = env!("CARGO_BIN_EXE_zatre-match");
 
 fn strategy(name: &str) -> String {
     format!("{} --option Strategy={name}", engine().display())

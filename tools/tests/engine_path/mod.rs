@@ -1,6 +1,7 @@
-//! Where the tests of `zatre-web` find the engine binary `zatre`, which belongs to another package
-//! so that Cargo does not build it for them: `$ZATRE_ENGINE` when set, else `zatre` beside
-//! `zatre-web` (built by a workspace-wide `cargo test` or `cargo build`), else a build of its own
+//! Where the tests of the tools (`zatre-web`, `zatre-match`) find the engine binary `zatre`, which
+//! belongs to another package so that Cargo does not build it for them: `$ZATRE_ENGINE` when set,
+//! else `zatre` beside the tools' binaries (built by a workspace-wide `cargo test` or
+//! `cargo build`), else a build of its own
 //! with `cargo build -p zatre --bin zatre` into `target/web-engine` (a target directory of its own,
 //! so the build does not wait on the lock that the running `cargo test` holds).
 
