@@ -70,6 +70,9 @@ pub struct MoveGen<'r> {
     /// When not 0, the enumeration skips every subtree that cannot reach this many placements
     /// (by [`MoveGen::growth_bound`]): sets below this size may then be missed.
     prune_below: usize,
+    /// Whether each cell tries the largest values first (else the smallest): only the search for a
+    /// set of a given size does, listings keep their order.
+    largest_first: bool,
     /// Buffers of [`MoveGen::growth_bound`].
     scratch: bound::Scratch,
     /// When raised, the search for the largest move size ends as soon as it has found one valid
@@ -97,6 +100,7 @@ impl<'r> MoveGen<'r> {
             stop: None,
             soft_stop: None,
             prune_below: 0,
+            largest_first: false,
             scratch: bound::Scratch::new(),
         }
     }
@@ -215,10 +219,12 @@ impl<'r> MoveGen<'r> {
             let child_hi = self.untried.len();
             let double = self.board.square(u) == Square::Double;
             let mut flow = ControlFlow::Continue(());
-            for v in 0..VALUES as u8 {
-                if v > room {
-                    break;
-                }
+            // Searching for a set of a given size, the largest values go first: they are the
+            // hardest to place, and the small ones can usually follow.
+            let top = room.min(VALUES as u8 - 1);
+            let descending = self.largest_first;
+            for k in 0..=top {
+                let v = if descending { top - k } else { k };
                 if self.hand.count(v) == 0 {
                     continue;
                 }
@@ -482,8 +488,8 @@ impl<'r> MoveGen<'r> {
             return 0;
         }
         let mut visited = 0u64;
-        let mut best = self.dive(&mut visited);
-        if best == self.hand.len() {
+        let (mut best, complete) = self.dive(&mut visited);
+        if complete || best == self.hand.len() {
             return best;
         }
         let (lo, hi) = self.seed_untried(0);
@@ -506,14 +512,15 @@ impl<'r> MoveGen<'r> {
         best > 0 && visited > SOFT_STOP_AFTER && self.soft_stop.is_some_and(|s| s.load(Ordering::Relaxed))
     }
 
-    /// The largest valid set met among the first sets of a depth-first enumeration: a quick
-    /// lower bound on the largest size.
-    fn dive(&mut self, visited: &mut u64) -> usize {
+    /// The largest valid set met among the first sets of a depth-first enumeration, a quick
+    /// lower bound on the largest size, and whether the enumeration ran to its end (the bound is
+    /// then the largest size).
+    fn dive(&mut self, visited: &mut u64) -> (usize, bool) {
         const DIVE_SETS: u64 = 2_000;
         let max = self.hand.len();
         let mut best = 0;
         let start = *visited;
-        let _ = self.enumerate(0, max, &mut |g| {
+        let flow = self.enumerate(0, max, &mut |g| {
             *visited += 1;
             if g.placed.len() > best && g.accept() {
                 best = g.placed.len();
@@ -524,12 +531,13 @@ impl<'r> MoveGen<'r> {
                 ControlFlow::Continue(())
             }
         });
-        best
+        (best, flow.is_continue() && !self.stopped())
     }
 
     /// Whether some valid set has exactly `size` placements (false also when stopped).
     fn has_set_of(&mut self, size: usize, visited: &mut u64) -> bool {
         let mut found = false;
+        self.largest_first = true;
         self.pruned(size, |g| {
             let _ = g.enumerate(0, size, &mut |g| {
                 *visited += 1;
@@ -543,6 +551,7 @@ impl<'r> MoveGen<'r> {
                 ControlFlow::Continue(())
             });
         });
+        self.largest_first = false;
         found
     }
 
@@ -557,7 +566,8 @@ impl<'r> MoveGen<'r> {
         let flow = match self.rules.must_place {
             MustPlace::Maximum => {
                 let size = self.largest_size();
-                self.pruned(size, |g| {
+                let prune = if self.hand.len() > SMALL_HAND { size } else { 0 };
+                self.pruned(prune, |g| {
                     g.enumerate(0, size, &mut |g| {
                         if g.placed.len() == size && g.accept() {
                             any = true;
