@@ -96,7 +96,7 @@ impl MoveGen<'_> {
         self.extensions_by(partial, strategy)
     }
 
-    fn stopped(&self) -> bool {
+    pub(super) fn stopped(&self) -> bool {
         self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
     }
 

@@ -41,6 +41,7 @@ pub mod driver;
 pub mod error;
 pub mod game;
 pub mod geometry;
+pub mod largest;
 pub mod legality;
 pub mod moves;
 pub mod perft;

@@ -1,0 +1,225 @@
+//! An upper bound on how many more tiles a partial set can grow by, for pruning the search for
+//! the largest move size (and the listing of moves of that size).
+//!
+//! The bound relaxes the rules: double cells are treated as normal cells, and the tiles to come
+//! only have to respect the run limit line by line, each line on its own. It rests on three facts
+//! of the rules: run sums only grow as tiles go down, so the room of an empty cell (the largest
+//! value it takes) only shrinks; every tile to come touches an earlier one or the board when it
+//! goes down; and every run, in the end, sums to at most the limit. So, with `vmin` the smallest
+//! value left in the hand, every cell a tile can still reach lies in the region grown from the
+//! cells the enumeration may still try, through empty cells of room at least `vmin` that it has
+//! not excluded. In that region:
+//! - a tile of value `v` needs its own cell of room at least `v` (Hall's condition, value by
+//!   value, for the smallest tiles of the hand, which fit most easily);
+//! - in each row (each column), the tiles to come, with the tiles already there, form runs of at
+//!   most the limit: a dynamic programme along the line gives the most tiles (all of value
+//!   `vmin`) and the largest total of values it can take;
+//! - the tiles to come are at least as many as they are, and their total is at least that of the
+//!   same number of the smallest tiles of the hand.
+
+use super::{MoveGen, GRID, STRIDE};
+use crate::rules::board::Board;
+use crate::rules::geometry::{Cell, Square};
+use crate::rules::tiles::VALUES;
+
+/// The largest run limit of any variant, for the dynamic programmes' arrays.
+const MAX_LIMIT: usize = 12;
+
+/// Per-line capacity: the most tiles of value `vmin`, and the largest total of values.
+#[derive(Copy, Clone, Default)]
+struct Capacity {
+    count: usize,
+    sum: usize,
+}
+
+/// Reusable buffers of the bound.
+pub(super) struct Scratch {
+    /// Stamp of the region each grid square was last put in.
+    region: Vec<u32>,
+    stamp: u32,
+    stack: Vec<usize>,
+}
+
+impl Scratch {
+    pub(super) fn new() -> Scratch {
+        Scratch { region: vec![0; GRID], stamp: 0, stack: Vec::with_capacity(GRID) }
+    }
+}
+
+impl MoveGen<'_> {
+    /// An upper bound on the tiles the current set can still grow by, when the enumeration at
+    /// `level` may try the cells `untried[lo..hi]` and then their unmarked neighbours.
+    pub(super) fn growth_bound(&mut self, lo: usize, hi: usize, level: usize) -> usize {
+        let Some(vmin) = self.hand.distinct().next() else { return 0 };
+        let g = self.board.geometry();
+        let limit = self.limit;
+        let scratch = &mut self.scratch;
+        scratch.stamp = scratch.stamp.wrapping_add(1);
+        if scratch.stamp == 0 {
+            scratch.region.iter_mut().for_each(|s| *s = 0);
+            scratch.stamp = 1;
+        }
+        let stamp = scratch.stamp;
+        // Cells of room at least v in the region, by v.
+        let mut at_least = [0usize; VALUES];
+        scratch.stack.clear();
+        for &c in &self.untried[lo..hi] {
+            let i = c.index();
+            if scratch.region[i] != stamp && self.board.room(c, limit).is_some_and(|r| r >= vmin) {
+                scratch.region[i] = stamp;
+                scratch.stack.push(i);
+            }
+        }
+        let mut k = 0;
+        while k < scratch.stack.len() {
+            let i = scratch.stack[k];
+            k += 1;
+            let room = self.board.room(Cell::from_index(i), limit).unwrap_or(0);
+            for v in at_least.iter_mut().take(usize::from(room.min(VALUES as u8 - 1)) + 1) {
+                *v += 1;
+            }
+            if !self.rules.needs_neighbour() {
+                continue;
+            }
+            for n in [i - 1, i + 1, i - STRIDE, i + STRIDE] {
+                if scratch.region[n] != stamp
+                    && g.square_at(n) != Square::Outside
+                    && !self.marks[level][n]
+                    && self.board.is_empty_cell(Cell::from_index(n))
+                    && self.board.room(Cell::from_index(n), limit).is_some_and(|r| r >= vmin)
+                {
+                    scratch.region[n] = stamp;
+                    scratch.stack.push(n);
+                }
+            }
+        }
+        if scratch.stack.is_empty() {
+            return 0;
+        }
+        let region = &scratch.region;
+        let side = g.side();
+        let mut rows = Capacity::default();
+        let mut columns = Capacity::default();
+        for line in 1..=side {
+            let row = line_capacity(
+                &self.board,
+                limit,
+                region,
+                stamp,
+                Line { start: line * STRIDE + 1, step: 1, len: side },
+                vmin,
+            );
+            let column = line_capacity(
+                &self.board,
+                limit,
+                region,
+                stamp,
+                Line { start: STRIDE + line, step: STRIDE, len: side },
+                vmin,
+            );
+            rows.count += row.count;
+            rows.sum += row.sum;
+            columns.count += column.count;
+            columns.sum += column.sum;
+        }
+        let count_cap = rows.count.min(columns.count);
+        let sum_cap = rows.sum.min(columns.sum);
+        // The smallest tiles, one by one, while every bound still admits them.
+        let mut taken = 0usize;
+        let mut total = 0usize;
+        let mut above = [0usize; VALUES];
+        for v in self.hand.values() {
+            let v = usize::from(v);
+            if taken + 1 > count_cap || total + v > sum_cap {
+                break;
+            }
+            // Hall: the tiles of value at least w taken so far, this one too, need as many cells.
+            if (0..=v).any(|w| above[w] + 1 > at_least[w]) {
+                break;
+            }
+            for a in above.iter_mut().take(v + 1) {
+                *a += 1;
+            }
+            taken += 1;
+            total += v;
+        }
+        taken
+    }
+}
+
+/// A line of the board: `len` squares from grid index `start`, `step` apart.
+#[derive(Copy, Clone)]
+struct Line {
+    start: usize,
+    step: usize,
+    len: usize,
+}
+
+/// The capacity of one line, in the region of the given stamp.
+fn line_capacity(board: &Board, run_limit: u8, region: &[u32], stamp: u32, line: Line, vmin: u8) -> Capacity {
+    let limit = usize::from(run_limit);
+    let vmin = usize::from(vmin);
+    // best[s]: (most tiles, largest total) over the ways to fill the line so far that end in a
+    // run of sum s (0: no run, or a run of zeros); `None` when no way does.
+    let mut count: [Option<usize>; MAX_LIMIT + 1] = [None; MAX_LIMIT + 1];
+    let mut sum: [Option<usize>; MAX_LIMIT + 1] = [None; MAX_LIMIT + 1];
+    count[0] = Some(0);
+    sum[0] = Some(0);
+    let mut any_region = false;
+    for k in 0..line.len {
+        let i = line.start + line.step * k;
+        let mut next_count: [Option<usize>; MAX_LIMIT + 1] = [None; MAX_LIMIT + 1];
+        let mut next_sum: [Option<usize>; MAX_LIMIT + 1] = [None; MAX_LIMIT + 1];
+        let best_count = count.iter().flatten().copied().max();
+        let best_sum = sum.iter().flatten().copied().max();
+        let cell = Cell::from_index(i);
+        if board.geometry().square_at(i) == Square::Outside {
+            next_count[0] = best_count;
+            next_sum[0] = best_sum;
+        } else if let Some(e) = board.get(cell) {
+            let e = usize::from(e);
+            for s in 0..=limit {
+                if s + e <= limit {
+                    next_count[s + e] = max_opt(next_count[s + e], count[s]);
+                    next_sum[s + e] = max_opt(next_sum[s + e], sum[s]);
+                }
+            }
+        } else if region[i] == stamp {
+            any_region = true;
+            // Left empty: the run ends.
+            next_count[0] = best_count;
+            next_sum[0] = best_sum;
+            let room = usize::from(board.room(cell, run_limit).unwrap_or(0));
+            for s in 0..=limit {
+                if s + vmin <= limit {
+                    next_count[s + vmin] = max_opt(next_count[s + vmin], count[s].map(|c| c + 1));
+                }
+                if let Some(base) = sum[s] {
+                    for v in vmin..=room.min(limit - s) {
+                        next_sum[s + v] = max_opt(next_sum[s + v], Some(base + v));
+                    }
+                }
+            }
+        } else {
+            next_count[0] = best_count;
+            next_sum[0] = best_sum;
+        }
+        count = next_count;
+        sum = next_sum;
+    }
+    if !any_region {
+        return Capacity::default();
+    }
+    Capacity {
+        count: count.iter().flatten().copied().max().unwrap_or(0),
+        sum: sum.iter().flatten().copied().max().unwrap_or(0),
+    }
+}
+
+fn max_opt(a: Option<usize>, b: Option<usize>) -> Option<usize> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.max(y)),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}

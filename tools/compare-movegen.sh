@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Compares the move generator of the working tree with a base commit (default 2743cf5, the main
+# of issue 13), side by side in one run: builds both benches, then runs each criterion group of
+# benches/movegen.rs alternately, base then working tree, ROUNDS times, and prints per position the
+# median time of each and the ratio base/new (above 1: the working tree is faster).
+#
+#   tools/compare-movegen.sh [GROUP ...]      groups: legal_count perft2 next (default: legal_count perft2)
+#   BASE=<commit> ROUNDS=<n> tools/compare-movegen.sh legal_count
+#
+# The base is exported with `git archive` into $BASE_DIR (default /tmp/zatre-base-<commit>), so no
+# worktree is added. On a shared machine only the ratios of one run mean anything.
+set -euo pipefail
+root=$(git rev-parse --show-toplevel)
+base=${BASE:-2743cf5}
+rounds=${ROUNDS:-3}
+base_dir=${BASE_DIR:-/tmp/zatre-base-$base}
+groups=("$@")
+[ ${#groups[@]} -eq 0 ] && groups=(legal_count perft2)
+
+if [ ! -d "$base_dir" ]; then
+  mkdir -p "$base_dir"
+  git -C "$root" archive "$base" | tar -x -C "$base_dir"
+fi
+# The base gets the working tree's bench file, so that both measure the same positions.
+cp "$root/benches/movegen.rs" "$base_dir/benches/movegen.rs"
+(cd "$base_dir" && cargo bench --bench movegen --no-run -q 2>/dev/null)
+(cd "$root" && cargo bench --bench movegen --no-run -q 2>/dev/null)
+
+out=$(mktemp -d)
+for group in "${groups[@]}"; do
+  for round in $(seq 1 "$rounds"); do
+    for side in base new; do
+      dir=$root
+      [ $side = base ] && dir=$base_dir
+      (cd "$dir" && cargo bench -q --bench movegen -- "$group" --noplot --warm-up-time 1 --measurement-time 2 2>/dev/null) \
+        | awk -v side=$side -v round=$round '
+            /^[a-z_0-9]+\/[^ ]+/ { name = $1 }
+            /time:/ { sub(/.*\[/, ""); split($0, f, " "); v = f[3]; u = f[4];
+                      m = (u == "ns") ? 1e-3 : (u == "µs" || u == "us") ? 1 : (u == "ms") ? 1e3 : 1e6;
+                      printf "%s %s %s %.6f\n", name, side, round, v * m }' >> "$out/times"
+    done
+  done
+done
+echo "median over $rounds rounds (µs); ratio = base / new"
+awk '{ t[$1" "$2] = t[$1" "$2] " " $4 } END { for (k in t) print k t[k] }' "$out/times" | sort | awk '
+  function median(s,   a, n, i, j, x) { n = split(s, a, " "); for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { x = a[i]; a[i] = a[j]; a[j] = x }
+                                       return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+  { name = $1; side = $2; $1 = ""; $2 = ""; m[name, side] = median($0); names[name] = 1 }
+  END { for (n in names) printf "%-28s base %12.2f  new %12.2f  ratio %6.2f\n", n, m[n, "base"], m[n, "new"], m[n, "base"] / m[n, "new"] }' | sort
+rm -r "$out"
