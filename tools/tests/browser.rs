@@ -15,7 +15,6 @@ mod webdriver;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -23,7 +22,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 
-use engine_path::{engine, BRIDGE};
+use engine_path::{engine, first_line, BRIDGE};
 use webdriver::Browser;
 
 /// The engine seat's time per move: long enough that the page can be read while it thinks (the
@@ -49,14 +48,7 @@ impl BridgeProcess {
             .stdout(Stdio::piped())
             .spawn()
             .expect("zatre-web starts");
-        let stdout = child.stdout.take().expect("piped");
-        let (tx, rx) = mpsc::channel();
-        thread::spawn(move || {
-            let mut line = String::new();
-            let _ = BufReader::new(stdout).read_line(&mut line);
-            let _ = tx.send(line);
-        });
-        let line = rx.recv_timeout(Duration::from_secs(30)).expect("zatre-web prints its address");
+        let line = first_line(&mut child);
         let url = line.trim().strip_prefix("listening on ").expect("listening on <url>").to_string();
         BridgeProcess { child, url }
     }

@@ -5,11 +5,10 @@
 mod engine_path;
 
 use std::fs;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -18,7 +17,7 @@ use tungstenite::protocol::frame::coding::CloseCode;
 use tungstenite::stream::MaybeTlsStream;
 use tungstenite::{Message, WebSocket};
 
-use engine_path::{engine, BRIDGE};
+use engine_path::{engine, first_line, BRIDGE};
 
 type Socket = WebSocket<MaybeTlsStream<TcpStream>>;
 
@@ -41,14 +40,7 @@ impl Bridge {
             .stderr(stderr.reopen().expect("the temp file reopens"))
             .spawn()
             .expect("zatre-web starts");
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let (tx, rx) = mpsc::channel();
-        thread::spawn(move || {
-            let mut line = String::new();
-            let _ = BufReader::new(stdout).read_line(&mut line);
-            let _ = tx.send(line);
-        });
-        let line = rx.recv_timeout(Duration::from_secs(30)).expect("zatre-web prints its address");
+        let line = first_line(&mut child);
         let addr = line
             .trim_end()
             .strip_prefix("listening on http://")

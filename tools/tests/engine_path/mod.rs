@@ -5,6 +5,8 @@
 //! with `cargo build -p zatre --bin zatre` into `target/web-engine` (a target directory of its own,
 //! so the build does not wait on the lock that the running `cargo test` holds).
 
+// Each test crate that includes this module uses part of it.
+#![allow(dead_code)]
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -35,4 +37,17 @@ pub fn engine() -> &'static Path {
         assert!(status.success(), "building the engine failed");
         own.join(if release { "release" } else { "debug" }).join("zatre")
     })
+}
+
+/// The first line a started `zatre-web` prints on stdout (`listening on http://<host>:<port>/`),
+/// read on a thread of its own so that a bridge that prints nothing fails the test in 30 s.
+pub fn first_line(child: &mut std::process::Child) -> String {
+    let stdout = child.stdout.take().expect("the bridge's stdout is piped");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line);
+        let _ = tx.send(line);
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(30)).expect("zatre-web prints its address")
 }
