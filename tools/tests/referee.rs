@@ -84,7 +84,13 @@ fn a_short_match_between_strategies_plays_pairs_with_the_same_draws() {
         assert!(r.moves > 10, "{r:?}");
         assert_eq!(r.standings.last().map(String::as_str), Some("gameover"));
         assert_eq!(r.results.iter().filter(|o| *o == "win").count(), usize::from(r.winner.is_some()));
+        // Every seat moved, so each waited some time for a `go`, and well within the margin.
+        assert_eq!(r.slowest_go_millis.len(), 2, "{r:?}");
+        assert!(r.slowest_go_millis.iter().all(|&ms| ms < 20 + 2000), "{r:?}");
     }
+    let slowest = records.iter().flat_map(|r| r.slowest_go_millis.iter().copied()).max().unwrap_or(0);
+    assert!(report.contains(&format!(" {slowest} ms")), "{report}");
+    assert!(report.contains("longest go: engine 1 "), "{report}");
 }
 
 #[test]

@@ -86,6 +86,8 @@ pub struct Played {
     /// Moves played.
     pub moves: u32,
     pub duration: Duration,
+    /// By seat, the longest wait for an answer to `go` (zero for a seat that never moved).
+    pub slowest_go: Vec<Duration>,
 }
 
 /// The referee's bag: one generator per game pair, so that both games of the pair see the same
@@ -209,6 +211,7 @@ pub fn play(spec: &GameSpec<'_>, slots: &mut Slots) -> Played {
     let mut dealer = Dealer::new(spec.seed);
     let mut tokens: Vec<String> = Vec::new();
     let mut moves = 0;
+    let mut slowest_go = vec![Duration::ZERO; spec.seating.len()];
     let replay = |tokens: &[String]| {
         if tokens.is_empty() {
             format!("position startpos {}", spec.newgame_args)
@@ -239,6 +242,10 @@ pub fn play(spec: &GameSpec<'_>, slots: &mut Slots) -> Played {
                     let seat = position.to_move();
                     let engine = spec.seating[seat];
                     let asked = ask_move(spec, slots, engine, &position, &replay(&tokens));
+                    let asked = asked.map(|(mv, waited)| {
+                        slowest_go[seat] = slowest_go[seat].max(waited);
+                        mv
+                    });
                     match asked.and_then(|mv| {
                         position.play(&mv).map_err(|e| Fault::IllegalMove(format!("{mv}: {e}")))?;
                         Ok(mv)
@@ -276,20 +283,24 @@ pub fn play(spec: &GameSpec<'_>, slots: &mut Slots) -> Played {
         end,
         moves,
         duration: started.elapsed(),
+        slowest_go,
     }
 }
 
-/// Sends the position and `go` to an engine, reads its move and checks it against `position`.
+/// Sends the position and `go` to an engine, reads its move and checks it against `position`;
+/// with the move, how long the answer to `go` took (from writing `go` to reading `bestmove`).
 fn ask_move(
     spec: &GameSpec<'_>,
     slots: &mut Slots,
     engine: usize,
     position: &Position,
     replay: &str,
-) -> Result<Move, Fault> {
+) -> Result<(Move, Duration), Fault> {
     slots.request(engine, replay, spec.limits.command_timeout, false)?;
     let go = format!("go {}", spec.limits.go);
+    let asked = Instant::now();
     let payload = slots.request(engine, go.trim(), spec.limits.go_timeout, true)?;
+    let waited = asked.elapsed();
     let first = payload.first().map(String::as_str).unwrap_or("");
     let mut words = first.split_whitespace();
     let text = match (words.next(), words.next()) {
@@ -299,7 +310,7 @@ fn ask_move(
     let mv = Move::parse(position.board().geometry(), text)
         .map_err(|e| Fault::IllegalMove(format!("'{text}' does not parse: {e}")))?;
     position.check(&mv).map_err(|e| Fault::IllegalMove(format!("{text}: {e}")))?;
-    Ok(mv)
+    Ok((mv, waited))
 }
 
 /// The result of each seat: by the rules' leaders after a normal end; after a fault the faulty

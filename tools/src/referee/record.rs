@@ -4,6 +4,7 @@
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
 use std::path::Path;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
@@ -45,6 +46,10 @@ pub struct Record {
     pub moves: u32,
     /// Wall-clock time of the game.
     pub millis: u64,
+    /// By seat, the longest answer to `go` in milliseconds, as the referee waited for it (absent
+    /// in records of older referees).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub slowest_go_millis: Vec<u64>,
 }
 
 impl Record {
@@ -86,9 +91,15 @@ impl Record {
             detail,
             standings: played.standings.clone(),
             moves: played.moves,
-            millis: u64::try_from(played.duration.as_millis()).unwrap_or(u64::MAX),
+            millis: millis(played.duration),
+            slowest_go_millis: played.slowest_go.iter().copied().map(millis).collect(),
         }
     }
+}
+
+/// A duration in whole milliseconds.
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// Reads every record of a JSON Lines file (empty lines are skipped).

@@ -23,6 +23,8 @@ pub struct Tally {
     points: Vec<f64>,
     score_sum: f64,
     margin_sum: f64,
+    /// The longest answer to `go` in any of its games, in milliseconds (0 when no record says).
+    pub slowest_go_millis: u64,
 }
 
 impl Tally {
@@ -111,6 +113,8 @@ impl Report {
                 let best_other =
                     r.scores.iter().enumerate().filter(|&(s, _)| s != seat).map(|(_, &v)| v).max();
                 t.margin_sum += best_other.map_or(0, |b| own - b) as f64;
+                let slowest = r.slowest_go_millis.get(seat).copied().unwrap_or(0);
+                t.slowest_go_millis = t.slowest_go_millis.max(slowest);
             }
         }
         let mut pair_scores = Vec::new();
@@ -192,6 +196,12 @@ impl Report {
         }
         let ends: Vec<String> = self.ends.iter().map(|(k, v)| format!("{k} {v}")).collect();
         let _ = writeln!(out, "games {}: {}", self.games, ends.join(", "));
+        let slowest: Vec<String> = self
+            .engines
+            .iter()
+            .map(|(i, t)| format!("engine {} {} ms", i + 1, t.slowest_go_millis))
+            .collect();
+        let _ = writeln!(out, "longest go: {}", slowest.join(", "));
         if self.engines.len() == 2 {
             if let Some(t) = self.engines.values().next() {
                 let (lo, hi) = self.interval(t);
@@ -256,6 +266,7 @@ mod tests {
             standings: vec![],
             moves: 0,
             millis: 0,
+            slowest_go_millis: vec![seating[0] as u64 * 100 + 7, seating[1] as u64 * 100 + 7],
         }
     }
 
@@ -272,7 +283,10 @@ mod tests {
         assert!((a.win_rate() - 0.5).abs() < 1e-9);
         assert!((a.mean_margin() - (10.0 + 0.0 - 30.0) / 3.0).abs() < 1e-9);
         assert_eq!(r.pair_scores, vec![0.75]);
-        assert!(r.render(Some(&Sprt::new(0.0, 10.0))).contains("sprt elo0=0 elo1=10"));
+        let text = r.render(Some(&Sprt::new(0.0, 10.0)));
+        assert!(text.contains("sprt elo0=0 elo1=10"), "{text}");
+        assert_eq!((a.slowest_go_millis, r.engines[&1].slowest_go_millis), (7, 107));
+        assert!(text.contains("longest go: engine 1 7 ms, engine 2 107 ms"), "{text}");
     }
 
     #[test]
