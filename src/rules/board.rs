@@ -44,6 +44,17 @@ struct Reach {
     len: [u8; 4],
 }
 
+/// A partner of an empty cell (see [`Board::partners`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Partner {
+    /// The first empty cell beyond the tiles next to the cell in one direction.
+    pub cell: Cell,
+    /// The line the two cells share.
+    pub axis: Axis,
+    /// The sum of the tiles between them (0 when they are neighbours).
+    pub between: u8,
+}
+
 /// The board: a tile value or nothing on each cell, and the run reach of every empty cell.
 #[derive(Clone)]
 pub struct Board {
@@ -125,6 +136,27 @@ impl Board {
         let r = &self.reach[cell.index()];
         let used = (r.sum[LEFT] + r.sum[RIGHT]).max(r.sum[UP] + r.sum[DOWN]);
         limit.checked_sub(used)
+    }
+
+    /// The partners of an empty cell: in each direction, the first empty cell beyond the tiles next
+    /// to it (its neighbour when there are none). Tiles on a cell and on one of its partners join
+    /// one run; tiles on two empty cells that are not partners share no run, so each fits or not
+    /// whatever the other does.
+    #[inline]
+    pub fn partners(&self, cell: Cell) -> impl Iterator<Item = Partner> + '_ {
+        let c = cell.index();
+        let r = self.reach[cell.index()];
+        [(LEFT, Axis::Horizontal), (RIGHT, Axis::Horizontal), (UP, Axis::Vertical), (DOWN, Axis::Vertical)]
+            .into_iter()
+            .filter_map(move |(side, axis)| {
+                let distance = (usize::from(r.len[side]) + 1) * axis.step();
+                let index = if side == LEFT || side == UP { c - distance } else { c + distance };
+                (self.tiles[index] == EMPTY).then(|| Partner {
+                    cell: Cell::from_index(index),
+                    axis,
+                    between: r.sum[side],
+                })
+            })
     }
 
     /// The sum and length of the run through an occupied cell along an axis. Walks the run: used

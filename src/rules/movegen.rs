@@ -23,6 +23,7 @@ use super::tiles::{Tiles, VALUES};
 
 mod bound;
 mod extend;
+mod small;
 
 pub use extend::Extensions;
 
@@ -219,7 +220,6 @@ impl<'r> MoveGen<'r> {
             }
             let new_from = child_lo + (i - lo);
             let child_hi = self.untried.len();
-            let double = self.board.square(u) == Square::Double;
             let mut flow = ControlFlow::Continue(());
             // Searching for a set of a given size, the largest values go first: they are the
             // hardest to place, and the small ones can usually follow.
@@ -230,19 +230,13 @@ impl<'r> MoveGen<'r> {
                 if self.hand.count(v) == 0 {
                     continue;
                 }
-                self.board.place(u, v);
-                self.hand.remove(v);
-                self.placed.push(Placement { cell: u, value: v });
-                self.on_doubles += usize::from(double);
+                self.push(Placement { cell: u, value: v });
                 flow = sink(self);
                 if flow.is_continue() && self.placed.len() < max && self.may_reach(child_lo, child_hi, level)
                 {
                     flow = self.extend(child_lo, child_hi, level, max, sink);
                 }
-                self.on_doubles -= usize::from(double);
-                self.placed.pop();
-                self.hand.add(v);
-                self.board.remove(u);
+                self.pop();
                 if flow.is_break() {
                     break;
                 }
@@ -598,6 +592,9 @@ impl<'r> MoveGen<'r> {
 
     /// The number of legal moves (1 when only `pass` is legal), without listing them.
     pub fn legal_count(&mut self) -> u64 {
+        if self.hand.len() <= 2 {
+            return self.count_small();
+        }
         let count = match self.rules.must_place {
             MustPlace::Maximum if self.hand.len() <= SMALL_HAND => {
                 self.count_by_size().into_iter().rev().find(|&n| n > 0).unwrap_or(0)
@@ -719,10 +716,7 @@ impl<'r> MoveGen<'r> {
     fn place_valid(&mut self, mv: &Move) -> Result<(), MoveError> {
         self.neighbours_ok(mv)?;
         for p in self.connected_order(mv) {
-            self.board.place(p.cell, p.value);
-            self.hand.remove(p.value);
-            self.placed.push(p);
-            self.on_doubles += usize::from(self.board.square(p.cell) == Square::Double);
+            self.push(p);
         }
         for p in mv.placements() {
             for axis in [Axis::Horizontal, Axis::Vertical] {
@@ -740,12 +734,29 @@ impl<'r> MoveGen<'r> {
         Ok(())
     }
 
-    /// Takes back every placement of the current set.
-    fn take_back(&mut self) {
-        while let Some(p) = self.placed.pop() {
+    /// Puts a placement down as the next of the current set; its cell must be empty.
+    #[inline]
+    fn push(&mut self, p: Placement) {
+        self.board.place(p.cell, p.value);
+        self.hand.remove(p.value);
+        self.placed.push(p);
+        self.on_doubles += usize::from(self.board.square(p.cell) == Square::Double);
+    }
+
+    /// Takes back the last placement of the current set.
+    #[inline]
+    fn pop(&mut self) {
+        if let Some(p) = self.placed.pop() {
             self.board.remove(p.cell);
             self.hand.add(p.value);
             self.on_doubles -= usize::from(self.board.square(p.cell) == Square::Double);
+        }
+    }
+
+    /// Takes back every placement of the current set.
+    fn take_back(&mut self) {
+        while !self.placed.is_empty() {
+            self.pop();
         }
     }
 
@@ -800,24 +811,17 @@ impl<'r> MoveGen<'r> {
                 None => Ok(()),
             },
             MustPlace::Maximum => {
-                let placed = std::mem::take(&mut self.placed);
-                for p in placed.iter().rev() {
-                    self.board.remove(p.cell);
-                    self.hand.add(p.value);
-                }
-                self.on_doubles = 0;
+                let placed = self.placed.clone();
+                self.take_back();
                 let required = self.largest_size();
                 let larger = if required > mv.len() {
                     self.find_valid(0, required).map(|m| (required, m))
                 } else {
                     None
                 };
-                for p in &placed {
-                    self.board.place(p.cell, p.value);
-                    self.hand.remove(p.value);
-                    self.on_doubles += usize::from(self.board.square(p.cell) == Square::Double);
+                for p in placed {
+                    self.push(p);
                 }
-                self.placed = placed;
                 match larger {
                     Some((required, example)) => {
                         Err(MoveError::TooFew { placed: mv.len(), required, example: example.to_string() })

@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::{adjacent, MoveGen, GRID};
 use crate::rules::board::Axis;
 use crate::rules::error::MoveError;
-use crate::rules::geometry::{Cell, Square};
+use crate::rules::geometry::Cell;
 use crate::rules::moves::{Move, Placement};
 use crate::rules::options::MustPlace;
 use crate::rules::position::Position;
@@ -182,23 +182,6 @@ impl MoveGen<'_> {
         [Axis::Horizontal, Axis::Vertical]
             .into_iter()
             .all(|axis| self.board.run_through(cell, axis).0 <= self.limit)
-    }
-
-    /// Puts one more placement of the current set down.
-    fn push(&mut self, p: Placement) {
-        self.board.place(p.cell, p.value);
-        self.hand.remove(p.value);
-        self.placed.push(p);
-        self.on_doubles += usize::from(self.board.square(p.cell) == Square::Double);
-    }
-
-    /// Takes back the placement put down last.
-    fn pop(&mut self) {
-        if let Some(p) = self.placed.pop() {
-            self.board.remove(p.cell);
-            self.hand.add(p.value);
-            self.on_doubles -= usize::from(self.board.square(p.cell) == Square::Double);
-        }
     }
 
     /// Whether every tile of the current set is reachable from the board through tiles of the

@@ -1,0 +1,327 @@
+//! Counting the legal moves of a hand of one or two tiles without listing them. Most turns hold
+//! two tiles, and every `legal count`, every leaf of `perft` and every playout that counts asks.
+//!
+//! Tiles on two empty cells that are not partners ([`Board::partners`]) share no run. Such a pair
+//! keeps every run within the limit exactly when each tile does alone, and a tile on a double cell
+//! lies on a run of 10 to 12 (or not) as it does alone. So the pairs of placements that are each
+//! valid alone are counted by multiplication, cell by cell: a placement makes a move with every
+//! valid placement of the other value on the frontier but its own cell and its partners. Only the
+//! pairs of partners (at most four per cell) and the pairs with a tile that needs the forced
+//! exception are checked one by one, with the same checks as the enumeration.
+//!
+//! [`Board::partners`]: crate::rules::Board::partners
+
+use super::{Cell, MoveGen, Placement, Square, GRID};
+use crate::rules::board::{Axis, Partner};
+use crate::rules::options::{ForcedDouble, MustPlace};
+
+/// What one placement on a frontier cell is worth alone.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Alone {
+    /// A run would go over the limit.
+    Bad,
+    /// Valid: on a normal cell, or on a double cell on a run of 10 to 12.
+    Fine,
+    /// Within the limit on a double cell without a run of 10 to 12: valid only by the forced
+    /// exception (or with a partner that completes the run).
+    Needy,
+}
+
+impl MoveGen<'_> {
+    /// The number of legal moves (1 when only `pass` is legal) of a hand of at most two tiles.
+    pub(super) fn count_small(&mut self) -> u64 {
+        debug_assert!(self.hand.len() <= 2 && self.placed.is_empty());
+        let mut tiles = [0u8; 2];
+        let mut held = 0;
+        for v in self.hand.distinct() {
+            for _ in 0..self.hand.count(v) {
+                tiles[held] = v;
+                held += 1;
+            }
+        }
+        // The values as slots: one slot when both tiles are equal.
+        let slots: &[u8] = match held {
+            0 => return 1,
+            1 => &tiles[..1],
+            _ if tiles[0] == tiles[1] => &tiles[..1],
+            _ => &tiles[..],
+        };
+        let other = |s: usize| if slots.len() == 2 { 1 - s } else { 0 };
+
+        let mut frontier: Vec<Cell> = Vec::with_capacity(64);
+        let mut index = [u16::MAX; GRID];
+        for &c in self.board.geometry().cells() {
+            if self.board.is_empty_cell(c) && self.touches(c) {
+                index[c.index()] = frontier.len() as u16;
+                frontier.push(c);
+            }
+        }
+        let in_frontier =
+            |c: Cell| Some(usize::from(index[c.index()])).filter(|&i| i != usize::from(u16::MAX));
+        let alone: Vec<[Alone; 2]> = frontier
+            .iter()
+            .map(|&c| {
+                let first = self.alone(c, slots[0]);
+                [first, slots.get(1).map_or(first, |&v| self.alone(c, v))]
+            })
+            .collect();
+
+        // Placements valid alone; a needy one needs the forced exception.
+        let forced = self.rules.forced_double == ForcedDouble::Allow;
+        let mut singles = vec![[false; 2]; frontier.len()];
+        for (i, &c) in frontier.iter().enumerate() {
+            for (s, &v) in slots.iter().enumerate() {
+                singles[i][s] = match alone[i][s] {
+                    Alone::Fine => true,
+                    Alone::Needy => forced && self.set_valid(&[Placement { cell: c, value: v }]),
+                    Alone::Bad => false,
+                };
+            }
+        }
+        if held == 1 {
+            return singles.iter().filter(|s| s[0]).count().max(1) as u64;
+        }
+
+        let mut fine = [0u64; 2];
+        for a in &alone {
+            for s in 0..slots.len() {
+                fine[s] += u64::from(a[s] == Alone::Fine);
+            }
+        }
+        // By frontier cell and slot: the valid pairs with that placement.
+        let mut pairs = vec![[0u64; 2]; frontier.len()];
+        // Pairs counted from both of their placements when both slots hold one value.
+        let mut independent = 0u64;
+        let mut checked = 0u64;
+        for (i, &c) in frontier.iter().enumerate() {
+            let mut partners = [None; 4];
+            for (slot, p) in partners.iter_mut().zip(self.board.partners(c)) {
+                *slot = Some(p);
+            }
+            let partners = partners.into_iter().flatten();
+            for s in 0..slots.len() {
+                let o = other(s);
+                if alone[i][s] != Alone::Fine {
+                    continue;
+                }
+                let own = u64::from(alone[i][o] == Alone::Fine);
+                let near = partners
+                    .clone()
+                    .filter(|p| in_frontier(p.cell).is_some_and(|j| alone[j][o] == Alone::Fine))
+                    .count() as u64;
+                let n = fine[o] - own - near;
+                pairs[i][s] += n;
+                if s == 0 {
+                    independent += n;
+                }
+            }
+            for p in partners.clone() {
+                let j = in_frontier(p.cell);
+                if j.is_some_and(|j| j < i) {
+                    continue;
+                }
+                for s in 0..slots.len() {
+                    let o = other(s);
+                    if alone[i][s] == Alone::Bad || j.is_some_and(|j| alone[j][o] == Alone::Bad) {
+                        continue;
+                    }
+                    if self.partners_valid(c, slots[s], p, slots[o]) {
+                        checked += 1;
+                        pairs[i][s] += 1;
+                        if let Some(j) = j {
+                            pairs[j][o] += 1;
+                        }
+                    }
+                }
+            }
+            if !forced {
+                continue;
+            }
+            for s in 0..slots.len() {
+                if alone[i][s] != Alone::Needy {
+                    continue;
+                }
+                let o = other(s);
+                // Normal cells the needy value fits on outside the cell's row and column: if one
+                // of them is also outside the other tile's, the exception cannot apply.
+                let elsewhere: Vec<Cell> = frontier
+                    .iter()
+                    .zip(&alone)
+                    .filter(|&(&d, a)| {
+                        a[s] == Alone::Fine
+                            && self.board.square(d) == Square::Normal
+                            && d.row() != c.row()
+                            && d.column() != c.column()
+                    })
+                    .map(|(&d, _)| d)
+                    .collect();
+                for (j, &d) in frontier.iter().enumerate() {
+                    let skip = j == i
+                        || alone[j][o] == Alone::Bad
+                        || (alone[j][o] == Alone::Needy && j < i)
+                        || partners.clone().any(|p| p.cell == d)
+                        || elsewhere.iter().any(|e| e.row() != d.row() && e.column() != d.column());
+                    if skip {
+                        continue;
+                    }
+                    let pair =
+                        [Placement { cell: c, value: slots[s] }, Placement { cell: d, value: slots[o] }];
+                    if self.set_valid(&pair) {
+                        checked += 1;
+                        pairs[i][s] += 1;
+                        pairs[j][o] += 1;
+                    }
+                }
+            }
+        }
+        let doubled = if slots.len() == 1 { 2 } else { 1 };
+        let two = independent / doubled + checked;
+        let count = match self.rules.must_place {
+            MustPlace::Maximum if two > 0 => two,
+            MustPlace::Maximum => {
+                singles.iter().flat_map(|s| &s[..slots.len()]).filter(|&&ok| ok).count() as u64
+            }
+            MustPlace::Maximal => {
+                let maximal = singles
+                    .iter()
+                    .zip(&pairs)
+                    .flat_map(|(ok, n)| (0..slots.len()).map(move |s| ok[s] && n[s] == 0))
+                    .filter(|&m| m)
+                    .count() as u64;
+                two + maximal
+            }
+        };
+        count.max(1)
+    }
+
+    /// What a value on an empty frontier cell is worth alone.
+    fn alone(&self, cell: Cell, value: u8) -> Alone {
+        if self.board.room(cell, self.limit).is_none_or(|room| value > room) {
+            return Alone::Bad;
+        }
+        if !self.doubles_matter || self.board.square(cell) != Square::Double {
+            return Alone::Fine;
+        }
+        let (across, down) = self.board.sums_with(cell, value);
+        if across.max(down) >= self.limit - 2 {
+            Alone::Fine
+        } else {
+            Alone::Needy
+        }
+    }
+
+    /// Whether `value` on `cell` and `other` on its partner make a valid pair (each within the
+    /// limit alone).
+    fn partners_valid(&mut self, cell: Cell, value: u8, partner: Partner, other: u8) -> bool {
+        let double = |c: Cell| self.board.square(c) == Square::Double;
+        if self.doubles_matter && (double(cell) || double(partner.cell)) {
+            let pair = [Placement { cell, value }, Placement { cell: partner.cell, value: other }];
+            return self.set_valid(&pair);
+        }
+        let (across, down) = self.board.sums_with(cell, value);
+        let (p_across, p_down) = self.board.sums_with(partner.cell, other);
+        let (along, crossing, p_along, p_crossing) = match partner.axis {
+            Axis::Horizontal => (across, down, p_across, p_down),
+            Axis::Vertical => (down, across, p_down, p_across),
+        };
+        along + p_along - partner.between <= self.limit && crossing <= self.limit && p_crossing <= self.limit
+    }
+
+    /// Whether a set of placements is valid, by the checks of the enumeration: each within the
+    /// limit in the order given, then the double cells. The board is left as it was.
+    fn set_valid(&mut self, set: &[Placement]) -> bool {
+        let mut fits = true;
+        for &p in set {
+            if self.board.room(p.cell, self.limit).is_none_or(|room| p.value > room) {
+                fits = false;
+                break;
+            }
+            self.push(p);
+        }
+        let valid = fits && self.accept();
+        self.take_back();
+        valid
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ops::ControlFlow;
+
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    use crate::rules::{Board, Game, MoveGen, Rules, Tiles, Variant};
+
+    /// The moves the enumeration lists, one by one (`pass` counts as one).
+    fn listed(rules: &Rules, board: &Board, hand: Tiles) -> u64 {
+        let mut n = 0;
+        let _ = MoveGen::new(rules, board, hand).for_each_legal(&mut |_| {
+            n += 1;
+            ControlFlow::Continue(())
+        });
+        n
+    }
+
+    /// Every hand of one or two tiles of a variant's values.
+    fn small_hands(values: std::ops::RangeInclusive<u8>) -> Vec<Tiles> {
+        let mut hands = Vec::new();
+        for a in values.clone() {
+            hands.push(Tiles::from_values(&[a]).expect("a value"));
+            for b in a..=*values.end() {
+                hands.push(Tiles::from_values(&[a, b]).expect("two values"));
+            }
+        }
+        hands
+    }
+
+    /// The count agrees with the listing for every small hand on the boards of random games of
+    /// every variant and rule set that changes what is legal: both must-place rules, the forced
+    /// exception allowed and forbidden, neighbours needed or not, the empty classic board.
+    #[test]
+    fn counting_agrees_with_listing_on_every_small_hand() {
+        let setups: [(Variant, &[(&str, &str)], u8); 8] = [
+            (Variant::Classic, &[], 1),
+            (Variant::Classic, &[("rules", "cz3")], 1),
+            (Variant::Classic, &[("rules", "cz4")], 1),
+            (Variant::Classic, &[("forced_double", "forbid")], 1),
+            (Variant::Dice, &[("size", "7")], 1),
+            (Variant::Dice, &[("adjacent", "off")], 1),
+            (Variant::Kids, &[], 0),
+            (Variant::Kids, &[("must_place", "maximal")], 0),
+        ];
+        let mut compared = 0;
+        for (k, (variant, options, lowest)) in setups.iter().enumerate() {
+            let rules = Rules::with_options(*variant, 2, options.iter().copied()).expect("valid rules");
+            let hands = small_hands(*lowest..=lowest + 5);
+            for seed in 0..3 {
+                let mut rng = ChaCha8Rng::seed_from_u64(100 * k as u64 + seed);
+                let mut game = Game::new(rules.clone());
+                let board = game.position().board().clone();
+                for &hand in &hands {
+                    let counted = MoveGen::new(&rules, &board, hand).legal_count();
+                    assert_eq!(
+                        counted,
+                        listed(&rules, &board, hand),
+                        "{variant:?} {options:?} start hand {hand}"
+                    );
+                }
+                while !game.position().is_over() {
+                    game.draw_random(&mut rng).expect("a draw is due");
+                    let pos = game.position().clone();
+                    if game.position().board().count() % 3 == seed as usize {
+                        for &hand in &hands {
+                            let counted = MoveGen::new(&rules, pos.board(), hand).legal_count();
+                            let line = pos.to_line();
+                            assert_eq!(counted, listed(&rules, pos.board(), hand), "hand {hand} on {line}");
+                            compared += 1;
+                        }
+                    }
+                    let (chosen, _) = pos.movegen().random_legal(&mut rng, u64::MAX);
+                    game.play(&chosen).expect("a listed move is legal");
+                }
+            }
+        }
+        assert!(compared > 5_000, "only {compared} positions and hands compared");
+    }
+}
