@@ -9,6 +9,8 @@
 //! are checked incrementally as tiles go down (sums only grow), so every set reached is valid but
 //! for its double cells, which are checked when the set is complete.
 
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -36,6 +38,38 @@ const SOFT_STOP_AFTER: u64 = 5_000_000;
 /// Hands of at most this many tiles are counted by one plain enumeration; larger ones find the
 /// largest size first and count only the sets that can reach it.
 const SMALL_HAND: usize = 3;
+
+/// The tiles of a set whose order [`MoveGen::forced_order`] searches.
+struct OrderSearch<'a> {
+    tiles: &'a [Placement],
+    /// The tiles (bits of indices into `tiles`) on double cells without a run of 10 to 12.
+    needy: u32,
+    /// The normal cells beside the tiles'.
+    beside: &'a [Cell],
+}
+
+/// Sets of tiles as bit masks.
+type MaskSet = HashSet<u32, BuildHasherDefault<MaskHasher>>;
+
+/// Hashes a bit mask with one multiplication: SipHash would cost more than the search it serves.
+#[derive(Default)]
+struct MaskHasher(u64);
+
+impl Hasher for MaskHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u32(u32::from(b) ^ (self.0 as u32).rotate_left(8));
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.0 = u64::from(n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
 
 /// What a complete set of placements is worth to the double-cell rule.
 enum Doubles {
@@ -107,12 +141,14 @@ impl<'r> MoveGen<'r> {
         }
     }
 
-    /// For players that must answer with a move: once `stop` is raised, proving that no larger
-    /// move exists (`must_place=maximum`) is cut short, after a first 5,000,000 sets (about a
-    /// second), and the largest size found so far is taken, so the listing still yields moves.
-    /// A safety net: the pruned proof takes milliseconds in the hands of real games, but made-up
-    /// hands of 25 to 30 tiles on open boards can still take seconds; the move may then place
-    /// fewer tiles than the rule demands.
+    /// For players that must answer with a move: once `stop` is raised, a listing that has yielded
+    /// a legal move ends at the next set it visits (rather than at the next legal move, which in a
+    /// huge hand may be far away); one that has not goes on to its first legal move. Proving that
+    /// no larger move exists (`must_place=maximum`) is cut short only after a first 5,000,000 sets
+    /// (about a second), and the largest size found so far is taken, so the listing still yields
+    /// moves. A safety net: the pruned proof takes milliseconds in the hands of real games, but
+    /// made-up hands of 25 to 30 tiles on open boards can still take seconds; the move may then
+    /// place fewer tiles than the rule demands.
     pub fn with_soft_stop(mut self, stop: &'r AtomicBool) -> MoveGen<'r> {
         self.soft_stop = Some(stop);
         self
@@ -152,12 +188,6 @@ impl<'r> MoveGen<'r> {
         self.board.is_empty_cell(cell)
             && self.touches(cell)
             && self.board.room(cell, self.limit).is_some_and(|room| value <= room)
-    }
-
-    /// A normal cell the value fits on now, if any.
-    fn normal_fit(&self, value: u8) -> Option<Cell> {
-        let g = self.board.geometry();
-        g.cells().iter().copied().find(|&c| g.square(c) == Square::Normal && self.fits(c, value))
     }
 
     /// The cells a new set may start from: the root's neighbours, or every empty cell when no
@@ -305,16 +335,18 @@ impl<'r> MoveGen<'r> {
         if self.rules.forced_double == ForcedDouble::Forbid {
             return Doubles::Invalid(MoveError::DoubleForbidden(cell));
         }
-        // Quick refusal: a normal cell the value fits on at the start, in no row or column the set
-        // touches, still fits at any point of any order.
+        // Quick refusal: a normal cell the value fits on at the start, left empty by the set, that
+        // it still fits on with the whole set down fits on it at any point of any order (tiles
+        // put down only shrink the room of the cells beside their runs).
         self.ensure_base_fits();
         let fits = self.base_fits.as_ref().expect("computed just above");
         for i in (0..self.placed.len()).filter(|i| needy & (1 << i) != 0) {
             let value = self.placed[i].value;
-            let untouched = fits[usize::from(value)].iter().copied().find(|c| {
-                self.placed.iter().all(|p| p.cell.row() != c.row() && p.cell.column() != c.column())
+            let always = fits[usize::from(value)].iter().copied().find(|&c| {
+                self.board.is_empty_cell(c)
+                    && self.board.room(c, self.limit).is_some_and(|room| value <= room)
             });
-            if let Some(fits) = untouched {
+            if let Some(fits) = always {
                 return Doubles::Invalid(MoveError::DoubleNotForced {
                     cell: self.placed[i].cell,
                     value,
@@ -366,49 +398,85 @@ impl<'r> MoveGen<'r> {
     /// it goes down and every tile in `needy` fits on no normal cell at that point.
     fn forced_order(&mut self, needy: u32) -> Option<Vec<usize>> {
         let tiles = self.placed.clone();
+        // The only normal cells a value may fit on during the search, besides those it fits on at
+        // the start: the cells beside the set's, the only ones that come to touch the board.
+        let g = self.board.geometry();
+        let mut beside: Vec<Cell> = Vec::with_capacity(4 * tiles.len());
+        for p in &tiles {
+            for n in self.board.neighbours(p.cell) {
+                if g.square(n) == Square::Normal && !beside.contains(&n) {
+                    beside.push(n);
+                }
+            }
+        }
         for p in tiles.iter().rev() {
             self.board.remove(p.cell);
         }
-        let mut failed = vec![false; 1 << tiles.len()];
+        let search = OrderSearch { tiles: &tiles, needy, beside: &beside };
+        let mut failed = HashSet::default();
         let mut order = Vec::with_capacity(tiles.len());
-        let found = self.order_from(&tiles, needy, 0, &mut failed, &mut order);
+        let found = self.order_from(&search, 0, &mut failed, &mut order);
         for p in &tiles {
             self.board.place(p.cell, p.value);
         }
         found.then_some(order)
     }
 
+    /// Whether a normal cell takes the value now, among those [`MoveGen::forced_order`] watches.
+    fn fits_normal(&mut self, value: u8, beside: &[Cell]) -> bool {
+        self.ensure_base_fits();
+        let fits = |c: &Cell| self.fits(*c, value);
+        self.base_fits.as_ref().is_some_and(|base| base[usize::from(value)].iter().any(fits))
+            || beside.iter().any(fits)
+    }
+
+    /// One step of [`MoveGen::forced_order`]: the tiles of `mask` are down; `failed` holds the
+    /// masks from which no order goes on (only those visited: up to 30 tiles).
     fn order_from(
         &mut self,
-        tiles: &[Placement],
-        needy: u32,
+        search: &OrderSearch<'_>,
         mask: u32,
-        failed: &mut [bool],
+        failed: &mut MaskSet,
         order: &mut Vec<usize>,
     ) -> bool {
+        let tiles = search.tiles;
         if mask == (1 << tiles.len()) - 1 {
             return true;
         }
-        if failed[mask as usize] {
+        if failed.contains(&mask) {
             return false;
         }
-        for (i, p) in tiles.iter().enumerate() {
+        // Whether each value of a needy tile fits on a normal cell now, found once per state.
+        let mut fits_normal: [Option<bool>; VALUES] = [None; VALUES];
+        // Needy tiles first: each tile put down may open normal cells they would then fit on.
+        let needy = search.needy;
+        let needy_first = (0..tiles.len()).filter(|i| needy & (1 << i) != 0);
+        let others = (0..tiles.len()).filter(|i| needy & (1 << i) == 0);
+        for i in needy_first.chain(others) {
+            let p = tiles[i];
             if mask & (1 << i) != 0 || !self.touches(p.cell) {
                 continue;
             }
-            if needy & (1 << i) != 0 && self.normal_fit(p.value).is_some() {
-                continue;
+            if needy & (1 << i) != 0 {
+                let v = usize::from(p.value);
+                let fits = match fits_normal[v] {
+                    Some(fits) => fits,
+                    None => *fits_normal[v].insert(self.fits_normal(p.value, search.beside)),
+                };
+                if fits {
+                    continue;
+                }
             }
             self.board.place(p.cell, p.value);
             order.push(i);
-            let done = self.order_from(tiles, needy, mask | (1 << i), failed, order);
+            let done = self.order_from(search, mask | (1 << i), failed, order);
             self.board.remove(p.cell);
             if done {
                 return true;
             }
             order.pop();
         }
-        failed[mask as usize] = true;
+        failed.insert(mask);
         false
     }
 
@@ -503,9 +571,14 @@ impl<'r> MoveGen<'r> {
         best
     }
 
+    /// Whether the soft stop flag is raised.
+    fn soft_stopped(&self) -> bool {
+        self.soft_stop.is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
     /// Whether the soft stop may settle now, with `best` found after `visited` sets.
     fn settled(&self, best: usize, visited: u64) -> bool {
-        best > 0 && visited > SOFT_STOP_AFTER && self.soft_stop.is_some_and(|s| s.load(Ordering::Relaxed))
+        best > 0 && visited > SOFT_STOP_AFTER && self.soft_stopped()
     }
 
     /// The largest valid set met among the first sets of a depth-first enumeration, a quick
@@ -565,6 +638,9 @@ impl<'r> MoveGen<'r> {
                 let prune = if self.hand.len() > SMALL_HAND { size } else { 0 };
                 self.pruned(prune, |g| {
                     g.enumerate(0, size, &mut |g| {
+                        if any && g.soft_stopped() {
+                            return ControlFlow::Break(());
+                        }
                         if g.placed.len() == size && g.accept() {
                             any = true;
                             return visit(g.current());
@@ -574,6 +650,9 @@ impl<'r> MoveGen<'r> {
                 })
             }
             MustPlace::Maximal => self.enumerate(0, max, &mut |g| {
+                if any && g.soft_stopped() {
+                    return ControlFlow::Break(());
+                }
                 if g.accept() {
                     let current = g.current().to_vec();
                     if g.valid_superset().is_none() {

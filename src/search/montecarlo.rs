@@ -40,7 +40,7 @@
 //! Nodes are moves generated and scored, by the shortlist and by the greedy moves of the simulated
 //! turns; on one thread a node limit gives the same move for the same position and seed.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -51,7 +51,7 @@ use super::budget::Budget;
 use super::eval::{equities, final_margin, margin, turn_worth};
 use super::greedy::greedy_counted;
 use super::open_points::open_points;
-use super::scan::{for_each_scored, gain_of, Choices};
+use super::scan::{for_each_scored, gain_of, Choices, Stop};
 use super::{Info, Limits, SearchOptions, SearchResult};
 
 /// How many candidates the static evaluation passes on.
@@ -205,11 +205,15 @@ impl Sim {
         self.greedy_reply(root, &drawn, stop)
     }
 
-    /// The greedy move after the draw `drawn`, and the mover's sheet value updated.
+    /// The greedy move after the draw `drawn`, and the mover's sheet value updated; `None` when
+    /// the search was stopped before the move was known (a huge hand may take long to list).
     fn greedy_reply(&mut self, root: &Root, drawn: &[u8], stop: &AtomicBool) -> Option<u64> {
         let rules = self.pos.rules();
         let sheet = rules.sheet_of_seat(self.pos.to_move());
-        let (reply, seen) = greedy_counted(&self.pos, Choices::All, stop);
+        let (reply, seen) = greedy_counted(&self.pos, Choices::All, Stop::Abandon(stop));
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
         let reply = reply?;
         // Greedy's gain counts the pips it places, the drawn tiles having cost theirs.
         let drawn_pips: i64 =
@@ -244,15 +248,20 @@ fn shortlist(root: &Root, size: usize, stop: &AtomicBool) -> (Vec<Candidate>, u6
     let mut all: Vec<Candidate> = Vec::new();
     // The greedy move, found in the same scan: (gain, points left open, index in `all`).
     let mut greedy: Option<(i64, u32, usize)> = None;
-    let scanned =
-        for_each_scored(pos, root.choices(), stop, SHORTLIST_SCAN, &mut |board, placements, score| {
+    let scanned = for_each_scored(
+        pos,
+        root.choices(),
+        Stop::Answer(stop),
+        SHORTLIST_SCAN,
+        &mut |board, placements, score| {
             let open = open_points(rules, board, placements);
             let gain = gain_of(rules, sheet, score, placements);
             if greedy.is_none_or(|(g, o, _)| (gain, std::cmp::Reverse(open)) > (g, std::cmp::Reverse(o))) {
                 greedy = Some((gain, open, all.len()));
             }
             all.push(Candidate::of(root, &before, placements, open));
-        });
+        },
+    );
     let greedy_move = greedy.map(|(_, _, i)| all[i].placements.clone());
     all.sort_by(|a, b| b.static_value.total_cmp(&a.static_value));
     let greedy_index = greedy_move.and_then(|g| all.iter().position(|c| c.placements == g));
@@ -377,16 +386,17 @@ pub(crate) fn search(
     let multipv = options.multipv.max(1);
     let mut cands = shortlist_stage(&root, multipv, budget)?;
     report(&cands, multipv, 0, budget, on_info);
-    if limits.depth != Some(0) {
+    // A lone legal move is played at once, unless it was asked for (its value is then wanted).
+    let lone = cands.len() == 1 && only.is_none();
+    if limits.depth != Some(0) && !lone {
         next_turn_stage(&root, &mut cands, threads, budget);
         report(&cands, multipv, 1, budget, on_info);
     }
     let depth = playout_depth(pos, limits);
     let seed = options.seed ^ u64::from(pos.turn()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    if depth > 1 {
-        // A lone legal move is played at once; a lone move asked for is searched for its value.
-        let lone = only.is_some();
-        playout_stage(&root, &mut cands, Playouts { depth, seed, multipv, threads, lone }, budget, on_info);
+    if depth > 1 && !lone {
+        let how = Playouts { depth, seed, multipv, threads, lone: only.is_some() };
+        playout_stage(&root, &mut cands, how, budget, on_info);
     }
     log::debug!("search: {} nodes", budget.nodes());
     let best = &cands[0];

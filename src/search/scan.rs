@@ -30,6 +30,27 @@ pub(crate) fn gain_of(rules: &Rules, sheet: &Sheet, score: &MoveScore, placement
     i64::from(sheet.gain(rules, score, placements.len())) + pips(rules, placements)
 }
 
+/// What a raised stop flag does to a listing of legal moves.
+#[derive(Copy, Clone)]
+pub(crate) enum Stop<'a> {
+    /// The listing answers for the player to move, who must play a legal move: it goes on to the
+    /// first legal move, and proves the largest move size first (cut short only by the generator's
+    /// soft stop, [`crate::rules::MoveGen::with_soft_stop`]).
+    Answer(&'a AtomicBool),
+    /// The listing plays a simulated turn, whose result is dropped once the search is stopped: it
+    /// ends at once, whatever it has found.
+    Abandon(&'a AtomicBool),
+}
+
+impl Stop<'_> {
+    /// Whether the flag is raised.
+    pub(crate) fn raised(self) -> bool {
+        match self {
+            Stop::Answer(flag) | Stop::Abandon(flag) => flag.load(Ordering::Relaxed),
+        }
+    }
+}
+
 /// The most legal moves a strategy looks at in one position. A hand of many kept tiles on a
 /// crowded board can have billions of moves; the strategies then choose among the first ones the
 /// generator yields rather than never answering.
@@ -40,7 +61,7 @@ pub(crate) const MOVE_CAP: u64 = 200_000;
 pub(crate) fn for_each_scored(
     pos: &Position,
     choices: Choices<'_>,
-    stop: &AtomicBool,
+    stop: Stop<'_>,
     cap: u64,
     visit: &mut dyn FnMut(&Board, &[Placement], &MoveScore),
 ) -> u64 {
@@ -59,14 +80,17 @@ pub(crate) fn for_each_scored(
         }
         seen += 1;
         // A raised stop flag ends the listing, but only after one legal move to answer with.
-        if seen >= cap || stop.load(Ordering::Relaxed) {
+        if seen >= cap || stop.raised() {
             return ControlFlow::Break(());
         }
         ControlFlow::Continue(())
     };
     match choices {
         Choices::All => {
-            let _ = pos.movegen().with_soft_stop(stop).for_each_legal(&mut each);
+            let _ = match stop {
+                Stop::Answer(flag) => pos.movegen().with_soft_stop(flag).for_each_legal(&mut each),
+                Stop::Abandon(flag) => pos.movegen().with_stop(flag).for_each_legal(&mut each),
+            };
         }
         Choices::Only(moves) => {
             for mv in moves {

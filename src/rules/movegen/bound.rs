@@ -70,10 +70,15 @@ impl MoveGen<'_> {
                 scratch.stack.push(i);
             }
         }
+        // The first and last region square of every row and column, in grid coordinates.
+        let mut rows = [Span::EMPTY; STRIDE];
+        let mut columns = [Span::EMPTY; STRIDE];
         let mut k = 0;
         while k < scratch.stack.len() {
             let i = scratch.stack[k];
             k += 1;
+            rows[i / STRIDE].cover(i % STRIDE);
+            columns[i % STRIDE].cover(i / STRIDE);
             let room = self.board.room(Cell::from_index(i), limit).unwrap_or(0);
             for v in at_least.iter_mut().take(usize::from(room.min(VALUES as u8 - 1)) + 1) {
                 *v += 1;
@@ -97,33 +102,28 @@ impl MoveGen<'_> {
             return 0;
         }
         let region = &scratch.region;
-        let side = g.side();
-        let mut rows = Capacity::default();
-        let mut columns = Capacity::default();
-        for line in 1..=side {
-            let row = line_capacity(
-                &self.board,
-                limit,
-                region,
-                stamp,
-                Line { start: line * STRIDE + 1, step: 1, len: side },
-                vmin,
-            );
-            let column = line_capacity(
-                &self.board,
-                limit,
-                region,
-                stamp,
-                Line { start: STRIDE + line, step: STRIDE, len: side },
-                vmin,
-            );
-            rows.count += row.count;
-            rows.sum += row.sum;
-            columns.count += column.count;
-            columns.sum += column.sum;
+        let mut by_rows = Capacity::default();
+        let mut by_columns = Capacity::default();
+        for (lines, step, total) in [(&rows, 1, &mut by_rows), (&columns, STRIDE, &mut by_columns)] {
+            let across = STRIDE + 1 - step;
+            for (line, span) in lines.iter().enumerate().filter(|(_, span)| !span.is_empty()) {
+                // The region's part of the line, with the tiles that extend its runs on each side.
+                let mut first = line * across + span.first * step;
+                while self.board.get(Cell::from_index(first - step)).is_some() {
+                    first -= step;
+                }
+                let mut last = line * across + span.last * step;
+                while self.board.get(Cell::from_index(last + step)).is_some() {
+                    last += step;
+                }
+                let segment = Line { start: first, step, len: (last - first) / step + 1 };
+                let capacity = line_capacity(&self.board, limit, region, stamp, segment, vmin);
+                total.count += capacity.count;
+                total.sum += capacity.sum;
+            }
         }
-        let count_cap = rows.count.min(columns.count);
-        let sum_cap = rows.sum.min(columns.sum);
+        let count_cap = by_rows.count.min(by_columns.count);
+        let sum_cap = by_rows.sum.min(by_columns.sum);
         // The smallest tiles, one by one, while every bound still admits them.
         let mut taken = 0usize;
         let mut total = 0usize;
@@ -147,7 +147,27 @@ impl MoveGen<'_> {
     }
 }
 
-/// A line of the board: `len` squares from grid index `start`, `step` apart.
+/// The first and last region square of a line, by their place in it (grid coordinates).
+#[derive(Copy, Clone)]
+struct Span {
+    first: usize,
+    last: usize,
+}
+
+impl Span {
+    const EMPTY: Span = Span { first: usize::MAX, last: 0 };
+
+    fn is_empty(&self) -> bool {
+        self.first > self.last
+    }
+
+    fn cover(&mut self, at: usize) {
+        self.first = self.first.min(at);
+        self.last = self.last.max(at);
+    }
+}
+
+/// A segment of a line of the board: `len` squares from grid index `start`, `step` apart.
 #[derive(Copy, Clone)]
 struct Line {
     start: usize,
@@ -155,7 +175,8 @@ struct Line {
     len: usize,
 }
 
-/// The capacity of one line, in the region of the given stamp.
+/// The capacity of a segment of a line that holds region squares, in the region of the given
+/// stamp; the squares just outside it hold no tile.
 fn line_capacity(board: &Board, run_limit: u8, region: &[u32], stamp: u32, line: Line, vmin: u8) -> Capacity {
     let limit = usize::from(run_limit);
     let vmin = usize::from(vmin);
@@ -165,7 +186,6 @@ fn line_capacity(board: &Board, run_limit: u8, region: &[u32], stamp: u32, line:
     let mut sum: [Option<usize>; MAX_LIMIT + 1] = [None; MAX_LIMIT + 1];
     count[0] = Some(0);
     sum[0] = Some(0);
-    let mut any_region = false;
     for k in 0..line.len {
         let i = line.start + line.step * k;
         let mut next_count: [Option<usize>; MAX_LIMIT + 1] = [None; MAX_LIMIT + 1];
@@ -185,7 +205,6 @@ fn line_capacity(board: &Board, run_limit: u8, region: &[u32], stamp: u32, line:
                 }
             }
         } else if region[i] == stamp {
-            any_region = true;
             // Left empty: the run ends.
             next_count[0] = best_count;
             next_sum[0] = best_sum;
@@ -206,9 +225,6 @@ fn line_capacity(board: &Board, run_limit: u8, region: &[u32], stamp: u32, line:
         }
         count = next_count;
         sum = next_sum;
-    }
-    if !any_region {
-        return Capacity::default();
     }
     Capacity {
         count: count.iter().flatten().copied().max().unwrap_or(0),
