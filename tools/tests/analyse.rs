@@ -6,13 +6,15 @@
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
+use std::time::Duration;
 
 use engine_path::engine;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 use zatre::rules::{Move, Phase, Position, Rules, Variant};
-use zatre_tools::referee::read_records;
+use zatre_tools::analyse::Verdict;
+use zatre_tools::referee::{read_records, EngineProcess};
 
 mod engine_path;
 
@@ -62,70 +64,112 @@ fn gain(position: &Position, mv: &Move) -> u32 {
     position.sheets()[rules.sheet_of_seat(position.to_move())].gain(rules, &score, mv.len())
 }
 
-/// A turn where a deliberately bad move was played.
-struct Blunder {
-    turn: u32,
-    /// What the bad move added to the sheet, and what the greedy move would have.
-    gains: (u32, u32),
-}
-
-/// A normal classic two-player game (`rounds` of them, or to the end when 0): seeded draws and
-/// greedy moves (the move that adds most to the mover's sheet now), except, with `blunder` =
-/// `(from, spread)`, at the first turn from `from` on where the greedy move adds at least `spread`
-/// more than the worst legal move: there the worst is played. Returns the game as a
-/// `position startpos` line, its move tokens, and the bad move when one was played.
-fn seeded_game(seed: u64, rounds: u32, blunder: Option<(u32, u32)>) -> (String, Vec<String>, Option<Blunder>) {
+/// A normal classic two-player game of `rounds` rounds (to the end when 0): seeded draws and
+/// greedy moves (the move that adds most to the mover's sheet now). Returns the game as a
+/// `position startpos` line and its moves.
+fn seeded_game(seed: u64, rounds: u32) -> (String, Vec<String>) {
     let rounds_text = rounds.to_string();
     let options = if rounds > 0 { vec![("rounds", rounds_text.as_str())] } else { vec![] };
     let rules = Rules::with_options(Variant::Classic, 2, options).expect("classic rules");
     let mut position = Position::new(rules);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut tokens = Vec::new();
-    let mut moves = Vec::new();
-    let mut played_blunder = None;
+    let (mut tokens, mut moves) = (Vec::new(), Vec::new());
     loop {
         match position.phase() {
             Phase::Over => break,
             Phase::Draw => {
                 let values = position.draw_random(&mut rng).expect("the bag has tiles");
-                tokens.push(format!("+{}", values.iter().map(u8::to_string).collect::<String>()));
+                tokens.push(draw_token(&values));
             }
             Phase::Place => {
                 let legal = position.movegen().legal_moves();
-                let gains: Vec<u32> = legal.iter().map(|mv| gain(&position, mv)).collect();
-                let best = (0..legal.len()).max_by_key(|&i| (gains[i], std::cmp::Reverse(i))).expect("a move");
-                let worst = (0..legal.len()).min_by_key(|&i| (gains[i], i)).expect("a move");
-                let bad_now = played_blunder.is_none()
-                    && blunder.is_some_and(|(from, spread)| {
-                        position.turn() >= from && gains[best] >= gains[worst] + spread
-                    });
-                let chosen = if bad_now {
-                    played_blunder = Some(Blunder { turn: position.turn(), gains: (gains[worst], gains[best]) });
-                    worst
-                } else {
-                    best
-                };
-                let mv = &legal[chosen];
-                position.play(mv).expect("a generated move is legal");
+                let mv = legal.iter().max_by_key(|mv| gain(&position, mv)).expect("a legal move").clone();
+                position.play(&mv).expect("a generated move is legal");
                 tokens.push(mv.to_string());
                 moves.push(mv.to_string());
             }
         }
     }
-    let start = if rounds > 0 { format!("position startpos rounds={rounds}") } else { "position startpos".to_string() };
-    (format!("{start} moves {}", tokens.join(" ")), moves, played_blunder)
+    let start = if rounds > 0 {
+        format!("position startpos rounds={rounds}")
+    } else {
+        "position startpos".to_string()
+    };
+    (format!("{start} moves {}", tokens.join(" ")), moves)
+}
+
+fn draw_token(values: &[u8]) -> String {
+    format!("+{}", values.iter().map(u8::to_string).collect::<String>())
+}
+
+/// A classic two-player game played to its end by the engine (`go nodes 5000`, fewer nodes than
+/// the analysis gets, so that it makes the small mistakes of a normal game) on seeded draws,
+/// except at turn `bad_turn`: there the legal move that the engine values lowest
+/// (`go depth 0 searchmoves <move>`, every legal move in turn) is played. Returns the game as a
+/// `position startpos` line, its moves, and the bad move.
+fn engine_game_with_a_bad_move(seed: u64, bad_turn: u32) -> (String, Vec<String>, String) {
+    let mut process = EngineProcess::spawn(&engine().display().to_string()).expect("the engine starts");
+    let wait = Duration::from_secs(60);
+    let mut ask = |setup: &str, go: &str| -> Verdict {
+        process.request(setup, wait, false).unwrap_or_else(|f| panic!("{setup}: {f}"));
+        let reply = process.request(go, wait, true).unwrap_or_else(|f| panic!("{go}: {f}"));
+        Verdict::of(&reply).unwrap_or_else(|e| panic!("{go}: {e}"))
+    };
+    let mut position = Position::new(Rules::new(Variant::Classic, 2).expect("2 players are allowed"));
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (mut tokens, mut moves, mut bad) = (Vec::new(), Vec::new(), None);
+    loop {
+        match position.phase() {
+            Phase::Over => break,
+            Phase::Draw => {
+                tokens.push(draw_token(&position.draw_random(&mut rng).expect("the bag has tiles")))
+            }
+            Phase::Place => {
+                let setup = format!("position startpos moves {}", tokens.join(" "));
+                let geometry = position.board().geometry();
+                let parse = |text: &str| Move::parse(geometry, text).expect("the engine's move parses");
+                let mv = if position.turn() == bad_turn {
+                    let lowest = position
+                        .movegen()
+                        .legal_moves()
+                        .into_iter()
+                        .map(|mv| {
+                            let value = ask(&setup, &format!("go depth 0 searchmoves {mv}"));
+                            (value.score, mv)
+                        })
+                        .min_by(|a, b| a.0.total_cmp(&b.0))
+                        .map(|(_, mv)| mv)
+                        .expect("a legal move");
+                    bad = Some(lowest.to_string());
+                    lowest
+                } else {
+                    parse(&ask(&setup, "go nodes 5000").best)
+                };
+                position.play(&mv).expect("the engine's move is legal");
+                tokens.push(mv.to_string());
+                moves.push(mv.to_string());
+            }
+        }
+    }
+    process.quit();
+    (
+        format!("position startpos moves {}", tokens.join(" ")),
+        moves,
+        bad.expect("the game reached the bad turn"),
+    )
 }
 
 #[test]
 fn a_deliberately_bad_move_is_the_largest_loss_of_its_game() {
-    let (line, moves, blunder) = seeded_game(2026, 0, Some((15, 20)));
-    let Blunder { turn, gains: (bad, good) } = blunder.expect("some turn offered a bad move");
+    let turn = 21;
+    let (line, moves, bad) = engine_game_with_a_bad_move(2026, turn);
     let out = analyse_ok(&["--json"], &line);
     let games = json_games(&out);
     assert_eq!(games.len(), 1, "{out}");
     let game = &games[0];
     let turns = game["turns"].as_array().expect("turns");
     assert_eq!(turns.len(), moves.len(), "every move is a turn");
+    assert_eq!(turns[turn as usize - 1]["played"], bad.as_str());
     let loss = |t: &Value| t["loss"].as_f64().expect("a loss");
     let largest = turns.iter().max_by(|a, b| loss(a).total_cmp(&loss(b))).expect("turns");
     let table: Vec<String> = turns
@@ -135,7 +179,7 @@ fn a_deliberately_bad_move_is_the_largest_loss_of_its_game() {
     assert_eq!(
         largest["turn"].as_u64(),
         Some(u64::from(turn)),
-        "the move at turn {turn} (adds {bad} where greedy adds {good}) should be the largest loss:\n{}",
+        "the bad move {bad} at turn {turn} should be the largest loss of\n{line}\n{}",
         table.join("\n")
     );
     assert!(loss(largest) > 5.0, "{largest}");
@@ -186,20 +230,28 @@ fn real_match_records_analyse_as_text_and_json() {
         for (seat, summary) in game["seats"].as_array().expect("seats").iter().enumerate() {
             assert_eq!(summary["engine"].as_str(), Some(record.engines[seat].as_str()));
             assert_eq!(summary["moves"].as_u64(), Some(6));
-            let lost: f64 = turns.iter().filter(|t| t["seat"] == seat + 1).map(|t| t["loss"].as_f64().unwrap_or(0.0)).sum();
+            let lost: f64 = turns
+                .iter()
+                .filter(|t| t["seat"] == seat + 1)
+                .map(|t| t["loss"].as_f64().unwrap_or(0.0))
+                .sum();
             assert!((summary["lost"].as_f64().expect("lost") - lost).abs() < 0.011, "{summary}");
         }
     }
     // The text report of the same file: a table per game and each seat's summary with its engine.
     let text = analyse_ok(&[], &input);
     assert_eq!(text.matches("zatre-match record of game").count(), 2, "{text}");
-    assert!(text.contains(&format!("seat 1 {greedy}: lost ")) || text.contains(&format!("seat 2 {greedy}: lost ")), "{text}");
+    assert!(
+        text.contains(&format!("seat 1 {greedy}: lost "))
+            || text.contains(&format!("seat 2 {greedy}: lost ")),
+        "{text}"
+    );
     assert!(text.contains(" turn seat  played"), "{text}");
 }
 
 #[test]
 fn a_position_line_analyses_from_stdin_and_names_every_turn() {
-    let (line, moves, _) = seeded_game(9, 3, None);
+    let (line, moves) = seeded_game(9, 3);
     assert_eq!(moves.len(), 6);
     let text = analyse_ok(&[], &format!("# a comment, then a blank line\n\n{line}\n"));
     assert!(text.starts_with("game on line 3 (position line): rounds=3, 6 moves, to the end"), "{text}");
@@ -220,7 +272,7 @@ fn a_position_line_analyses_from_stdin_and_names_every_turn() {
 #[test]
 fn bad_input_is_an_error_naming_the_line_and_good_lines_still_analyse() {
     let engine = engine().display().to_string();
-    let (good, moves, _) = seeded_game(4, 1, None);
+    let (good, moves) = seeded_game(4, 1);
     let bad_token = good.replacen(&moves[1], "6@a1", 1);
     let mut input = format!(
         "hello\n{{\"game\": 1}}\n{bad_token}\n{good}\nposition variant=classic players=2\nposition startpos moves +441\n"
@@ -257,7 +309,7 @@ fn bad_input_is_an_error_naming_the_line_and_good_lines_still_analyse() {
 
 #[test]
 fn an_engine_that_fails_is_an_error_naming_the_turn() {
-    let (good, moves, _) = seeded_game(5, 3, None);
+    let (good, moves) = seeded_game(5, 3);
     // The real engine behind a filter that ends its input at the third `position`: the engine
     // exits and its stdout closes while the analysis waits for the answer of turn 3.
     let crashing = format!(
@@ -276,7 +328,8 @@ fn an_engine_that_fails_is_an_error_naming_the_turn() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("line 1: the engine '/nonexistent/zatre' did not start: crash: "), "{stderr}");
-    let refusing = "while read -r id cmd rest; do case \"$cmd\" in go) printf '?%s internal no search\\n\\n' \"$id\";; \
+    let refusing =
+        "while read -r id cmd rest; do case \"$cmd\" in go) printf '?%s internal no search\\n\\n' \"$id\";; \
                     *) printf '=%s\\n\\n' \"$id\";; esac; done";
     let out = analyse(&["--engine", refusing], &good);
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -95,7 +95,8 @@ impl Analyser {
     /// The running engine, started (and asked `isready`) when none runs.
     fn engine(&mut self) -> Result<&mut EngineProcess, EngineError> {
         if self.process.is_none() {
-            let start = |fault: Fault| EngineError::Start { command: self.command.clone(), fault: fault.to_string() };
+            let start =
+                |fault: Fault| EngineError::Start { command: self.command.clone(), fault: fault.to_string() };
             let mut process = EngineProcess::spawn(&self.command).map_err(start)?;
             process.request("isready", self.limits.command_timeout, false).map_err(start)?;
             self.process = Some(process);
@@ -140,7 +141,9 @@ impl Analyser {
         };
         let limits = self.limits.clone();
         let engine = self.engine()?;
-        engine.request(&game.replay_before(turn), limits.command_timeout, false).map_err(|f| failed(f.to_string()))?;
+        engine
+            .request(&game.replay_before(turn), limits.command_timeout, false)
+            .map_err(|f| failed(f.to_string()))?;
         let go = format!("go {}", limits.go).trim().to_string();
         let ask = |engine: &mut EngineProcess, command: &str| -> Result<Verdict, String> {
             let reply = engine.request(command, limits.go_timeout, true).map_err(|f| f.to_string())?;

@@ -51,7 +51,8 @@ impl Verdict {
             .rev()
             .map(|line| line.split_whitespace().collect::<Vec<_>>())
             .find(|f| field(f, "multipv").is_none_or(|k| k == "1") && field(f, "score").is_some());
-        let score = match field(&fields, "score").or_else(|| info.as_deref().and_then(|f| field(f, "score"))) {
+        let score = match field(&fields, "score").or_else(|| info.as_deref().and_then(|f| field(f, "score")))
+        {
             Some(text) => number(text)?,
             None => return Err(AnswerError::NoScore(best)),
         };

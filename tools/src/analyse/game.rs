@@ -18,7 +18,9 @@ pub enum InputError {
     #[error("not a position line: {0}")]
     Syntax(String),
     /// A `position <fields>` line: a position without its start has no moves to replay.
-    #[error("a position line without startpos has no moves to analyse; give 'position startpos ... moves ...'")]
+    #[error(
+        "a position line without startpos has no moves to analyse; give 'position startpos ... moves ...'"
+    )]
     NoStart,
     /// The variant, player count or a rule option is refused.
     #[error("bad rules: {0}")]
@@ -104,11 +106,14 @@ impl GameInput {
     fn from_position_line(line: usize, source: Source, text: &str) -> Result<GameInput, InputError> {
         let text = text.trim();
         // The payload of `history` lacks the command word; accept it as it is printed.
-        let command = if text.starts_with("startpos") { format!("position {text}") } else { text.to_string() };
+        let command =
+            if text.starts_with("startpos") { format!("position {text}") } else { text.to_string() };
         let (newgame, tokens) = match parse_command(&command) {
             Ok(Command::Position(PositionArgs::StartPos { newgame, tokens })) => (newgame, tokens),
             Ok(Command::Position(PositionArgs::Line(_))) => return Err(InputError::NoStart),
-            Ok(_) => return Err(InputError::Syntax("expected 'position startpos ... moves ...'".to_string())),
+            Ok(_) => {
+                return Err(InputError::Syntax("expected 'position startpos ... moves ...'".to_string()))
+            }
             Err(e) => return Err(InputError::Syntax(e.to_string())),
         };
         let rules = rules_of(&newgame)?;
@@ -190,7 +195,8 @@ fn rules_of(args: &NewGameArgs) -> Result<Rules, InputError> {
             .ok_or_else(|| InputError::Rules(format!("unknown variant '{name}': classic, dice or kids")))?,
     };
     let options = args.rules.iter().map(|(k, v)| (k.as_str(), v.as_str()));
-    Rules::with_options(variant, args.players.unwrap_or(2), options).map_err(|e| InputError::Rules(e.to_string()))
+    Rules::with_options(variant, args.players.unwrap_or(2), options)
+        .map_err(|e| InputError::Rules(e.to_string()))
 }
 
 /// The `newgame` arguments written back, in the order `variant players seed rule=value...`.
@@ -240,7 +246,7 @@ mod tests {
 
     #[test]
     fn a_position_line_gives_its_moves_as_turns() {
-        let line = format!("{START} moves +441 4@h8,1@h9,4@h10 +35 5@h11,3@h7");
+        let line = format!("{START} moves +441 4@h8,1@h9,4@h10 +35 3@i8,5@j8");
         let game = GameInput::parse(1, &line).expect("a legal game");
         assert_eq!(game.source, Source::Position);
         assert_eq!(game.newgame_args, "variant classic players 2 seed 7");

@@ -68,9 +68,11 @@ impl GameReport {
     pub fn seats(&self) -> Vec<SeatSummary> {
         (0..self.players)
             .map(|seat| {
-                let mine: Vec<usize> = (0..self.turns.len()).filter(|&i| self.turns[i].seat == seat).collect();
+                let mine: Vec<usize> =
+                    (0..self.turns.len()).filter(|&i| self.turns[i].seat == seat).collect();
                 let lost = hundredths(mine.iter().map(|&i| self.turns[i].loss()).sum());
-                let mut worst: Vec<usize> = mine.iter().copied().filter(|&i| self.turns[i].loss() > 0.0).collect();
+                let mut worst: Vec<usize> =
+                    mine.iter().copied().filter(|&i| self.turns[i].loss() > 0.0).collect();
                 // Stable: equal losses keep turn order.
                 worst.sort_by(|&a, &b| self.turns[b].loss().total_cmp(&self.turns[a].loss()));
                 worst.truncate(WORST);
@@ -110,7 +112,8 @@ impl GameReport {
         let args = if self.newgame_args.is_empty() { "(defaults)" } else { &self.newgame_args };
         let end = if self.finished { "to the end" } else { "not to the end" };
         // Writing to a String cannot fail.
-        let _ = writeln!(out, "game on line {} ({what}): {args}, {} moves, {end}", self.line, self.turns.len());
+        let _ =
+            writeln!(out, "game on line {} ({what}): {args}, {} moves, {end}", self.line, self.turns.len());
         for seat in 0..self.players {
             if let Some(engine) = self.engine_of(seat) {
                 let _ = writeln!(out, "  {}: {engine}", self.seat_name(seat));
@@ -119,7 +122,8 @@ impl GameReport {
         let _ = writeln!(out, "analysed by {} with go {}", self.analyser, self.go);
         let _ = writeln!(out, "values: the expected final margin in sheet points; lost = best - played");
         let _ = writeln!(out);
-        let width = self.turns.iter().map(|t| t.played.len().max(t.best.best.len())).max().unwrap_or(0).max(6);
+        let width =
+            self.turns.iter().map(|t| t.played.len().max(t.best.best.len())).max().unwrap_or(0).max(6);
         let _ = writeln!(
             out,
             "{:>5} {:>4}  {:<width$} {:>8}  {:<width$} {:>8} {:>7}",
@@ -158,7 +162,12 @@ impl GameReport {
                 let _ = writeln!(
                     out,
                     "  turn {:>3}: lost {:>6.2}  played {} ({:.2}), best {} ({:.2})",
-                    t.turn, t.loss(), t.played, t.played_value.score, t.best.best, t.best.score
+                    t.turn,
+                    t.loss(),
+                    t.played,
+                    t.played_value.score,
+                    t.best.best,
+                    t.best.score
                 );
             }
         }

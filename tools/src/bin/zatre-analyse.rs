@@ -103,7 +103,11 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
         match analyser.analyse(game, |_| bar.inc(1)) {
             Ok(turns) => {
                 let report = GameReport::new(game, &engine, &go, turns);
-                let text = if cli.json { format!("{}\n", report.to_json()) } else { format!("{}\n", report.render()) };
+                let text = if cli.json {
+                    format!("{}\n", report.to_json())
+                } else {
+                    format!("{}\n", report.render())
+                };
                 bar.suspend(|| stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()))
                     .map_err(|e| format!("writing the report: {e}"))?;
             }
@@ -126,7 +130,9 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
 /// The whole input, from the file or stdin.
 fn read_input(file: Option<&Path>) -> Result<Vec<u8>, String> {
     match file {
-        Some(path) if path != Path::new("-") => fs::read(path).map_err(|e| format!("{}: {e}", path.display())),
+        Some(path) if path != Path::new("-") => {
+            fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
+        }
         _ => {
             let mut bytes = Vec::new();
             io::stdin().read_to_end(&mut bytes).map_err(|e| format!("reading stdin: {e}"))?;
