@@ -1,0 +1,293 @@
+//! A game to analyse, read from one input line: a `position startpos ... moves ...` line or a
+//! `zatre-match` record. It is parsed with the engine's own command parser and replayed on the
+//! rules core, so that every turn is known (who moved, what) before an engine is asked anything,
+//! and bad input is rejected with the reason before any search is spent on it.
+
+use serde::Deserialize;
+use thiserror::Error;
+use zatre::protocol::{parse_command, Command, NewGameArgs, PositionArgs, RawMove, Token};
+use zatre::rules::{Move, Phase, Placement, Position, Rules, Variant};
+
+/// Why an input line is not a game that can be analysed.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum InputError {
+    /// A line starting with `{` that is not a JSON object with a `replay` string.
+    #[error("not a zatre-match record: {0}")]
+    Record(String),
+    /// The line (or a record's `replay`) does not parse as a `position` command.
+    #[error("not a position line: {0}")]
+    Syntax(String),
+    /// A `position <fields>` line: a position without its start has no moves to replay.
+    #[error(
+        "a position line without startpos has no moves to analyse; give 'position startpos ... moves ...'"
+    )]
+    NoStart,
+    /// The variant, player count or a rule option is refused.
+    #[error("bad rules: {0}")]
+    Rules(String),
+    /// A draw or move token the rules refuse at its place in the game.
+    #[error("token {index} '{token}': {why}")]
+    Token { index: usize, token: String, why: String },
+    /// The line holds no move to analyse.
+    #[error("the game has no move to analyse")]
+    NoMoves,
+}
+
+/// What kind of line a game came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// A `position startpos ... moves ...` line (or the `startpos ...` payload of `history`).
+    Position,
+    /// A `zatre-match` record: its game index and the engines by seat, when it has them.
+    Record { game: Option<u64>, engines: Vec<String> },
+}
+
+/// One move of the game: a turn to analyse.
+#[derive(Debug, Clone)]
+pub struct Turn {
+    /// The protocol's turn number (`status`, the position line): every move counts one.
+    pub number: u32,
+    /// The seat that moved, from 0.
+    pub seat: usize,
+    /// How many draw and move tokens come before this move: the replay to send before `go`.
+    pub before: usize,
+    /// The move as the input wrote it (the engine accepted it in this order).
+    pub written: String,
+    /// The move, for comparing with the engine's best (equal when the placements are).
+    pub played: Move,
+    /// The position before the move, to check the engine's best move against.
+    pub position: Position,
+}
+
+/// A game read from one line and checked against the rules.
+#[derive(Debug, Clone)]
+pub struct GameInput {
+    /// The line number in the input, from 1.
+    pub line: usize,
+    pub source: Source,
+    /// The arguments after `startpos` and before `moves`, as `newgame` takes them.
+    pub newgame_args: String,
+    /// Every draw and move token, in order.
+    pub tokens: Vec<String>,
+    pub rules: Rules,
+    pub turns: Vec<Turn>,
+    /// Whether the replay ends with the game over.
+    pub finished: bool,
+}
+
+/// The fields of a record that the analysis reads; the others are ignored.
+#[derive(Deserialize)]
+struct RecordLine {
+    replay: String,
+    #[serde(default)]
+    game: Option<u64>,
+    #[serde(default)]
+    engines: Vec<String>,
+}
+
+impl GameInput {
+    /// Reads one non-blank input line (numbered `line`): a record when it starts with `{`, else a
+    /// position line.
+    ///
+    /// # Errors
+    /// Why the line is not a game with at least one move, replayable under the rules.
+    pub fn parse(line: usize, text: &str) -> Result<GameInput, InputError> {
+        let text = text.trim();
+        if text.starts_with('{') {
+            let record: RecordLine =
+                serde_json::from_str(text).map_err(|e| InputError::Record(e.to_string()))?;
+            let source = Source::Record { game: record.game, engines: record.engines };
+            GameInput::from_position_line(line, source, &record.replay)
+        } else {
+            GameInput::from_position_line(line, Source::Position, text)
+        }
+    }
+
+    fn from_position_line(line: usize, source: Source, text: &str) -> Result<GameInput, InputError> {
+        let text = text.trim();
+        // The payload of `history` lacks the command word; accept it as it is printed.
+        let command =
+            if text.starts_with("startpos") { format!("position {text}") } else { text.to_string() };
+        let (newgame, tokens) = match parse_command(&command) {
+            Ok(Command::Position(PositionArgs::StartPos { newgame, tokens })) => (newgame, tokens),
+            Ok(Command::Position(PositionArgs::Line(_))) => return Err(InputError::NoStart),
+            Ok(_) => {
+                return Err(InputError::Syntax("expected 'position startpos ... moves ...'".to_string()))
+            }
+            Err(e) => return Err(InputError::Syntax(e.to_string())),
+        };
+        let rules = rules_of(&newgame)?;
+        let mut position = Position::new(rules.clone());
+        let mut written = Vec::with_capacity(tokens.len());
+        let mut turns = Vec::new();
+        for (k, token) in tokens.iter().enumerate() {
+            let text = match token {
+                Token::Draw(values) => draw_token(values),
+                Token::Move(raw) => raw.to_string(),
+            };
+            let refused = |why: String| InputError::Token { index: k + 1, token: text.clone(), why };
+            match token {
+                Token::Draw(values) => {
+                    position.draw(values).map_err(|e| refused(e.to_string()))?;
+                }
+                Token::Move(raw) => {
+                    let mv = move_of(&position, raw).map_err(&refused)?;
+                    if position.phase() != Phase::Place {
+                        let phase = position.phase().name();
+                        return Err(refused(format!("a move where the game is in phase {phase}")));
+                    }
+                    let before = position.clone();
+                    position.play(&mv).map_err(|e| refused(e.to_string()))?;
+                    turns.push(Turn {
+                        number: before.turn(),
+                        seat: before.to_move(),
+                        before: k,
+                        written: text.clone(),
+                        played: mv,
+                        position: before,
+                    });
+                }
+            }
+            written.push(text);
+        }
+        if turns.is_empty() {
+            return Err(InputError::NoMoves);
+        }
+        Ok(GameInput {
+            line,
+            source,
+            newgame_args: newgame_text(&newgame),
+            tokens: written,
+            rules,
+            turns,
+            finished: position.is_over(),
+        })
+    }
+
+    /// The command that sets up the position before `turn`: the start and the tokens before it.
+    pub fn replay_before(&self, turn: &Turn) -> String {
+        let mut command = String::from("position startpos");
+        if !self.newgame_args.is_empty() {
+            command.push(' ');
+            command.push_str(&self.newgame_args);
+        }
+        if turn.before > 0 {
+            command.push_str(" moves ");
+            command.push_str(&self.tokens[..turn.before].join(" "));
+        }
+        command
+    }
+
+    /// The engine that played a seat, when the input names it (records do).
+    pub fn engine_of(&self, seat: usize) -> Option<&str> {
+        match &self.source {
+            Source::Record { engines, .. } => engines.get(seat).map(String::as_str),
+            Source::Position => None,
+        }
+    }
+}
+
+/// The rules that `newgame` arguments ask for, as the engine makes them.
+fn rules_of(args: &NewGameArgs) -> Result<Rules, InputError> {
+    let variant = match args.variant.as_deref() {
+        None => Variant::Classic,
+        Some(name) => Variant::parse(name)
+            .ok_or_else(|| InputError::Rules(format!("unknown variant '{name}': classic, dice or kids")))?,
+    };
+    let options = args.rules.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+    Rules::with_options(variant, args.players.unwrap_or(2), options)
+        .map_err(|e| InputError::Rules(e.to_string()))
+}
+
+/// The `newgame` arguments written back, in the order `variant players seed rule=value...`.
+fn newgame_text(args: &NewGameArgs) -> String {
+    let mut words = Vec::new();
+    if let Some(v) = &args.variant {
+        words.push(format!("variant {v}"));
+    }
+    if let Some(p) = args.players {
+        words.push(format!("players {p}"));
+    }
+    if let Some(s) = args.seed {
+        words.push(format!("seed {s}"));
+    }
+    words.extend(args.rules.iter().map(|(k, v)| format!("{k}={v}")));
+    words.join(" ")
+}
+
+/// A draw token: `+` and the values.
+fn draw_token(values: &[u8]) -> String {
+    let mut token = String::from("+");
+    for v in values {
+        token.push(char::from(b'0' + v));
+    }
+    token
+}
+
+/// A move as the parser left it, read against the board of `position`.
+fn move_of(position: &Position, raw: &RawMove) -> Result<Move, String> {
+    let geometry = position.board().geometry();
+    match raw {
+        RawMove::Pass => Ok(Move::pass()),
+        RawMove::Place(placements) => placements
+            .iter()
+            .map(|p| Placement::from_parts(geometry, p.value, usize::from(p.column), usize::from(p.row)))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Move::new)
+            .map_err(|e| e.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const START: &str = "position startpos variant classic players 2 seed 7";
+
+    #[test]
+    fn a_position_line_gives_its_moves_as_turns() {
+        let line = format!("{START} moves +441 4@h8,1@h9,4@h10 +35 3@i8,5@j8");
+        let game = GameInput::parse(1, &line).expect("a legal game");
+        assert_eq!(game.source, Source::Position);
+        assert_eq!(game.newgame_args, "variant classic players 2 seed 7");
+        assert_eq!(game.turns.len(), 2);
+        let (first, second) = (&game.turns[0], &game.turns[1]);
+        assert_eq!((first.number, first.seat, first.before), (1, 0, 1));
+        assert_eq!((second.number, second.seat, second.before), (2, 1, 3));
+        assert_eq!(game.replay_before(first), format!("{START} moves +441"));
+        assert_eq!(game.replay_before(second), format!("{START} moves +441 4@h8,1@h9,4@h10 +35"));
+        assert!(!game.finished);
+    }
+
+    #[test]
+    fn the_payload_of_history_and_a_record_are_read_too() {
+        let game = GameInput::parse(2, "startpos moves +441 4@h8,1@h9,4@h10").expect("history's form");
+        assert_eq!(game.newgame_args, "");
+        assert_eq!(game.replay_before(&game.turns[0]), "position startpos moves +441");
+        let record = format!(
+            r#"{{"game":3,"engines":["a","b"],"seating":[0,1],"replay":"{START} moves +441 4@h8,1@h9,4@h10"}}"#
+        );
+        let game = GameInput::parse(5, &record).expect("a record");
+        assert_eq!(game.source, Source::Record { game: Some(3), engines: vec!["a".into(), "b".into()] });
+        assert_eq!(game.engine_of(1), Some("b"));
+        assert_eq!(game.engine_of(2), None);
+    }
+
+    #[test]
+    fn bad_lines_say_why() {
+        let err = |text: &str| GameInput::parse(1, text).expect_err(text);
+        assert!(matches!(err("hello"), InputError::Syntax(_)));
+        assert!(matches!(err("{\"game\":1}"), InputError::Record(_)));
+        assert!(matches!(err("{not json"), InputError::Record(_)));
+        assert_eq!(err("position variant=classic players=2"), InputError::NoStart);
+        assert!(matches!(err("position startpos variant chess"), InputError::Rules(_)));
+        assert_eq!(err("position startpos moves +441"), InputError::NoMoves);
+        let token = err("position startpos moves +441 4@h8,1@h9,4@h10 +35 6@h11,3@h7");
+        assert!(
+            matches!(&token, InputError::Token { index: 4, token, .. } if token == "6@h11,3@h7"),
+            "{token:?}"
+        );
+        let message = err("position startpos moves 4@h8").to_string();
+        assert!(message.starts_with("token 1 '4@h8': "), "{message}");
+    }
+}
