@@ -65,21 +65,22 @@ fn sheet_equity(rules: &Rules, sheet: &Sheet, outlook: &Outlook, mark_factor: f6
     let tails: [Vec<f64>; 3] = std::array::from_fn(|j| poisson_tails(outlook.entries[j]));
     let mark_tails = poisson_tails(outlook.marks);
     let tail = |t: &[f64], k: usize| t.get(k).copied().unwrap_or(0.0);
+    // The chance that box r of column j (empty: the column holds at most r entries) is filled:
+    // the column needs r + 1 - filled more entries.
+    let filled_by_then = |j: usize, r: usize| tail(&tails[j], r + 1 - sheet.entry_count(j).min(r));
     let rows = sheet.rows();
     let mut equity = 0.0;
     let mut r = 0;
-    loop {
+    // Rows written, then rows to come while some column may still reach them.
+    while r < rows.len() || (0..3).any(|j| filled_by_then(j, r) > 1e-3) {
         let row = rows.get(r);
         let mut expected = 0.0;
         let mut complete = 1.0;
-        let mut open = false;
         for j in 0..3 {
             if let Some(b) = row.and_then(|row| row.boxes()[j]) {
                 expected += f64::from(b);
             } else {
-                // Box r needs r - filled + 1 more entries in this column.
-                let p = tail(&tails[j], r + 1 - sheet.entry_count(j));
-                open |= p > 1e-3;
+                let p = filled_by_then(j, r);
                 expected += p * MEAN_ENTRY[j];
                 complete *= p;
             }
@@ -90,9 +91,6 @@ fn sheet_equity(rules: &Rules, sheet: &Sheet, outlook: &Outlook, mark_factor: f6
         };
         equity += (expected + complete * f64::from(rules.bonus_of_row(r))) * factor;
         r += 1;
-        if r >= rows.len() && !open {
-            break;
-        }
     }
     equity
 }
@@ -182,5 +180,35 @@ mod tests {
         assert_eq!(t[0], 1.0);
         assert!((t[1] - (1.0 - (-2.0f64).exp())).abs() < 1e-12);
         assert!(t.windows(2).all(|w| w[0] >= w[1]));
+    }
+
+    /// The equity of the second player's sheet in a mid-game position with this sheet.
+    fn second_sheet_equity(sheet: &str) -> f64 {
+        let line = format!(
+            "variant=classic players=2 turn=7 tomove=1 phase=place board=2@h8,6@k8,2@h9,5@i9,4@k9,\
+             4@h10,1@i10,5@j10,2@k10,3@h11,2@i11,6@j11,4@i12 bag=19,16,19,16,18,18 hands=14/- \
+             sheets=x,-,2,4/-,-,-,4;{sheet}"
+        );
+        equities(&Position::from_line(&line).expect("a valid position"))[1]
+    }
+
+    /// One more entry never makes a sheet worth less, and a sheet whose rows are all complete
+    /// still has the rows to come (they were once left out: a complete sheet lost 235 points).
+    #[test]
+    fn an_entry_more_is_never_worth_less() {
+        let sheets = ["x,-,-,-", "x,1,-,-", "x,1,4,-", "x,1,4,4", "x,1,4,4/-,1,-,-", "x,1,4,4/-,1,2,-"];
+        let values: Vec<f64> = sheets.iter().map(|s| second_sheet_equity(s)).collect();
+        for (pair, names) in values.windows(2).zip(sheets.windows(2)) {
+            assert!(
+                pair[1] >= pair[0],
+                "{} is worth {} but {} only {}",
+                names[0],
+                pair[0],
+                names[1],
+                pair[1]
+            );
+        }
+        // Many turns are left: the rows to come are worth more than the row written.
+        assert!(values[3] > 2.0 * 24.0, "x,1,4,4 is worth {}", values[3]);
     }
 }
