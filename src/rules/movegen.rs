@@ -95,7 +95,8 @@ pub struct MoveGen<'r> {
     on_doubles: usize,
     /// A legal order for the current set when it needs one other than `placed`.
     order: Vec<Placement>,
-    /// Redelmeier's marks, one array per nesting level (level 1 searches supersets).
+    /// Redelmeier's marks, one array per nesting level (level 1 searches supersets); empty until
+    /// the level's first enumeration.
     marks: [Vec<bool>; 2],
     /// The untried cells of every level of the recursion, as segments of one buffer.
     untried: Vec<Cell>,
@@ -130,8 +131,8 @@ impl<'r> MoveGen<'r> {
             placed: Vec::with_capacity(8),
             on_doubles: 0,
             order: Vec::new(),
-            marks: [vec![false; GRID], vec![false; GRID]],
-            untried: Vec::with_capacity(1024),
+            marks: [Vec::new(), Vec::new()],
+            untried: Vec::new(),
             base_fits: None,
             stop: None,
             soft_stop: None,
@@ -193,6 +194,10 @@ impl<'r> MoveGen<'r> {
     /// The cells a new set may start from: the root's neighbours, or every empty cell when no
     /// neighbour is needed, or the centre of an empty classic board.
     fn seed_untried(&mut self, level: usize) -> (usize, usize) {
+        if self.marks[level].is_empty() {
+            // Allocated on the first enumeration: counting small hands needs none.
+            self.marks[level] = vec![false; GRID];
+        }
         let lo = self.untried.len();
         let g = self.board.geometry();
         for &c in g.cells() {

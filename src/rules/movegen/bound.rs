@@ -41,8 +41,9 @@ pub(super) struct Scratch {
 }
 
 impl Scratch {
+    /// Empty: the buffers are allocated on the first use.
     pub(super) fn new() -> Scratch {
-        Scratch { region: vec![0; GRID], stamp: 0, stack: Vec::with_capacity(GRID) }
+        Scratch { region: Vec::new(), stamp: 0, stack: Vec::new() }
     }
 }
 
@@ -54,6 +55,9 @@ impl MoveGen<'_> {
         let g = self.board.geometry();
         let limit = self.limit;
         let scratch = &mut self.scratch;
+        if scratch.region.is_empty() {
+            scratch.region = vec![0; GRID];
+        }
         scratch.stamp = scratch.stamp.wrapping_add(1);
         if scratch.stamp == 0 {
             scratch.region.iter_mut().for_each(|s| *s = 0);
