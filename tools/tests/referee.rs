@@ -235,7 +235,19 @@ fn shards_merge_into_the_report_of_the_whole_match() {
     let shard1 = records_of(Path::new(&path("s1.jsonl")));
     assert_eq!(shard1.iter().map(|r| r.game).collect::<Vec<_>>(), vec![0, 1, 4, 5]);
     let merged = referee(&["merge", &path("s1.jsonl"), &path("s2.jsonl")]);
-    assert_eq!(String::from_utf8_lossy(&merged.stdout), String::from_utf8_lossy(&whole.stdout));
+    // The same report but for the times, which differ from run to run; merge takes the longest
+    // answers from the shards' records.
+    let untimed = |out: &[u8]| -> String {
+        String::from_utf8_lossy(out).lines().filter(|l| !l.starts_with("longest go:")).collect()
+    };
+    assert_eq!(untimed(&merged.stdout), untimed(&whole.stdout));
+    let shards = [shard1.clone(), records_of(Path::new(&path("s2.jsonl")))].concat();
+    let longest = |engine: usize| {
+        let seats = shards.iter().flat_map(|r| r.seating.iter().zip(&r.slowest_go_millis));
+        seats.filter(|&(&e, _)| e == engine).map(|(_, &ms)| ms).max().unwrap_or(0)
+    };
+    let line = format!("longest go: engine 1 {} ms, engine 2 {} ms", longest(0), longest(1));
+    assert!(String::from_utf8_lossy(&merged.stdout).contains(&line), "{line}");
     let all: Vec<String> =
         records_of(Path::new(&path("all.jsonl"))).iter().map(|r| r.replay.clone()).collect();
     let mut parts: Vec<Record> = shard1;
