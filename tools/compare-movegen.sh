@@ -8,7 +8,8 @@
 #   BASE=<commit> ROUNDS=<n> tools/compare-movegen.sh legal_count
 #
 # The base is exported with `git archive` into $BASE_DIR (default /tmp/zatre-base-<commit>), so no
-# worktree is added. On a shared machine only the ratios of one run mean anything.
+# worktree is added. On a shared machine only the ratios of one run mean anything. Criterion's
+# "change" lines (percentages against the last saved run) are ignored.
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
 base=${BASE:-2743cf5}
@@ -35,7 +36,7 @@ for group in "${groups[@]}"; do
       (cd "$dir" && cargo bench -q --bench movegen -- "$group" --noplot --warm-up-time 1 --measurement-time 2 2>/dev/null) \
         | awk -v side=$side -v round=$round '
             /^[a-z_0-9]+\/[^ ]+/ { name = $1 }
-            /time:/ { sub(/.*\[/, ""); split($0, f, " "); v = f[3]; u = f[4];
+            /time:/ && !/%/ { sub(/.*\[/, ""); split($0, f, " "); v = f[3]; u = f[4];
                       m = (u == "ns") ? 1e-3 : (u == "µs" || u == "us") ? 1 : (u == "ms") ? 1e3 : 1e6;
                       printf "%s %s %s %.6f\n", name, side, round, v * m }' >> "$out/times"
     done

@@ -384,19 +384,28 @@ impl<'r> MoveGen<'r> {
             for p in set.iter().rev() {
                 self.board.remove(p.cell);
             }
-            let fits = std::array::from_fn(|v| {
-                let g = self.board.geometry();
-                g.cells()
-                    .iter()
-                    .copied()
-                    .filter(|&c| g.square(c) == Square::Normal && self.fits(c, v as u8))
-                    .collect()
-            });
+            let g = self.board.geometry();
+            let open = g.cells().iter().copied().filter(|&c| self.board.is_empty_cell(c) && self.touches(c));
+            let fits = self.fits_among(open);
             for p in &set {
                 self.board.place(p.cell, p.value);
             }
             self.base_fits = Some(fits);
         }
+    }
+
+    /// The normal cells among `open` (empty cells that touch the board) that take each value: a
+    /// cell takes every value up to its room.
+    fn fits_among(&self, open: impl Iterator<Item = Cell>) -> [Vec<Cell>; VALUES] {
+        let mut fits: [Vec<Cell>; VALUES] = Default::default();
+        for c in open.filter(|&c| self.board.square(c) == Square::Normal) {
+            if let Some(room) = self.board.room(c, self.limit) {
+                for list in fits.iter_mut().take(usize::from(room) + 1) {
+                    list.push(c);
+                }
+            }
+        }
+        fits
     }
 
     /// Searches the orders of the current set for one in which every tile touches the board when

@@ -50,8 +50,12 @@ impl MoveGen<'_> {
 
         let mut frontier: Vec<Cell> = Vec::with_capacity(64);
         let mut index = [u16::MAX; GRID];
+        let anywhere = !self.rules.needs_neighbour();
+        let centre = if self.board.count() == 0 { self.board.geometry().centre() } else { None };
         for &c in self.board.geometry().cells() {
-            if self.board.is_empty_cell(c) && self.touches(c) {
+            let open = self.board.is_empty_cell(c)
+                && (anywhere || centre.map_or_else(|| self.board.has_neighbour(c), |centre| c == centre));
+            if open {
                 index[c.index()] = frontier.len() as u16;
                 frontier.push(c);
             }
@@ -66,14 +70,31 @@ impl MoveGen<'_> {
             })
             .collect();
 
-        // Placements valid alone; a needy one needs the forced exception.
+        // By slot, the normal cells its value fits on: while one of them lies in no row and no
+        // column of a move, it takes the value whatever the move does, so no tile of that value
+        // in the move can claim the forced exception.
+        let mut normal: [Vec<Cell>; 2] = Default::default();
+        for (s, list) in normal.iter_mut().enumerate().take(slots.len()) {
+            let fine = frontier.iter().zip(&alone).filter(|(_, a)| a[s] == Alone::Fine);
+            list.extend(fine.map(|(&c, _)| c).filter(|&c| self.board.square(c) == Square::Normal));
+        }
+        let free_of = |s: usize, cells: &[Cell]| {
+            normal[s].iter().any(|e| cells.iter().all(|c| c.row() != e.row() && c.column() != e.column()))
+        };
+        // Placements valid alone; a needy one needs the forced exception, whose check starts from
+        // the normal cells each value fits on: the frontier has them.
         let forced = self.rules.forced_double == ForcedDouble::Allow;
+        if forced && alone.iter().any(|a| a.contains(&Alone::Needy)) && self.base_fits.is_none() {
+            self.base_fits = Some(self.fits_among(frontier.iter().copied()));
+        }
         let mut singles = vec![[false; 2]; frontier.len()];
         for (i, &c) in frontier.iter().enumerate() {
             for (s, &v) in slots.iter().enumerate() {
                 singles[i][s] = match alone[i][s] {
                     Alone::Fine => true,
-                    Alone::Needy => forced && self.set_valid(&[Placement { cell: c, value: v }]),
+                    Alone::Needy => {
+                        forced && !free_of(s, &[c]) && self.set_valid(&[Placement { cell: c, value: v }])
+                    }
                     Alone::Bad => false,
                 };
             }
@@ -125,7 +146,19 @@ impl MoveGen<'_> {
                     if alone[i][s] == Alone::Bad || j.is_some_and(|j| alone[j][o] == Alone::Bad) {
                         continue;
                     }
-                    if self.partners_valid(c, slots[s], p, slots[o]) {
+                    let pair =
+                        [Placement { cell: c, value: slots[s] }, Placement { cell: p.cell, value: slots[o] }];
+                    let valid = match self.partners_needy(c, slots[s], p, slots[o]) {
+                        None => false,
+                        Some([false, false]) => true,
+                        Some([here, there]) => {
+                            forced
+                                && !(here && free_of(s, &[c, p.cell]))
+                                && !(there && free_of(o, &[c, p.cell]))
+                                && self.set_valid(&pair)
+                        }
+                    };
+                    if valid {
                         checked += 1;
                         pairs[i][s] += 1;
                         if let Some(j) = j {
@@ -142,25 +175,12 @@ impl MoveGen<'_> {
                     continue;
                 }
                 let o = other(s);
-                // Normal cells the needy value fits on outside the cell's row and column: if one
-                // of them is also outside the other tile's, the exception cannot apply.
-                let elsewhere: Vec<Cell> = frontier
-                    .iter()
-                    .zip(&alone)
-                    .filter(|&(&d, a)| {
-                        a[s] == Alone::Fine
-                            && self.board.square(d) == Square::Normal
-                            && d.row() != c.row()
-                            && d.column() != c.column()
-                    })
-                    .map(|(&d, _)| d)
-                    .collect();
                 for (j, &d) in frontier.iter().enumerate() {
                     let skip = j == i
                         || alone[j][o] == Alone::Bad
                         || (alone[j][o] == Alone::Needy && j < i)
                         || partners.clone().any(|p| p.cell == d)
-                        || elsewhere.iter().any(|e| e.row() != d.row() && e.column() != d.column());
+                        || free_of(s, &[c, d]);
                     if skip {
                         continue;
                     }
@@ -210,21 +230,25 @@ impl MoveGen<'_> {
         }
     }
 
-    /// Whether `value` on `cell` and `other` on its partner make a valid pair (each within the
-    /// limit alone).
-    fn partners_valid(&mut self, cell: Cell, value: u8, partner: Partner, other: u8) -> bool {
-        let double = |c: Cell| self.board.square(c) == Square::Double;
-        if self.doubles_matter && (double(cell) || double(partner.cell)) {
-            let pair = [Placement { cell, value }, Placement { cell: partner.cell, value: other }];
-            return self.set_valid(&pair);
-        }
+    /// Whether `value` on `cell` and `other` on its partner keep their runs within the limit (each
+    /// does alone), and if so, which of the two lies on a double cell without a run of 10 to 12.
+    fn partners_needy(&self, cell: Cell, value: u8, partner: Partner, other: u8) -> Option<[bool; 2]> {
         let (across, down) = self.board.sums_with(cell, value);
         let (p_across, p_down) = self.board.sums_with(partner.cell, other);
         let (along, crossing, p_along, p_crossing) = match partner.axis {
             Axis::Horizontal => (across, down, p_across, p_down),
             Axis::Vertical => (down, across, p_down, p_across),
         };
-        along + p_along - partner.between <= self.limit && crossing <= self.limit && p_crossing <= self.limit
+        // The run the two tiles share.
+        let joint = along + p_along - partner.between;
+        if joint > self.limit || crossing > self.limit || p_crossing > self.limit {
+            return None;
+        }
+        let low = self.limit - 2;
+        let needy = |c: Cell, crossing: u8| {
+            self.doubles_matter && self.board.square(c) == Square::Double && joint.max(crossing) < low
+        };
+        Some([needy(cell, crossing), needy(partner.cell, p_crossing)])
     }
 
     /// Whether a set of placements is valid, by the checks of the enumeration: each within the
