@@ -397,7 +397,7 @@ impl<'r> MoveGen<'r> {
     /// The normal cells among `open` (empty cells that touch the board) that take each value: a
     /// cell takes every value up to its room.
     fn fits_among(&self, open: impl Iterator<Item = Cell>) -> [Vec<Cell>; VALUES] {
-        let mut fits: [Vec<Cell>; VALUES] = Default::default();
+        let mut fits: [Vec<Cell>; VALUES] = std::array::from_fn(|_| Vec::with_capacity(64));
         for c in open.filter(|&c| self.board.square(c) == Square::Normal) {
             if let Some(room) = self.board.room(c, self.limit) {
                 for list in fits.iter_mut().take(usize::from(room) + 1) {

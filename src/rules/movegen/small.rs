@@ -48,7 +48,7 @@ impl MoveGen<'_> {
         };
         let other = |s: usize| if slots.len() == 2 { 1 - s } else { 0 };
 
-        let mut frontier: Vec<Cell> = Vec::with_capacity(64);
+        let mut frontier: Vec<Cell> = Vec::with_capacity(128);
         let mut index = [u16::MAX; GRID];
         let anywhere = !self.rules.needs_neighbour();
         let centre = if self.board.count() == 0 { self.board.geometry().centre() } else { None };
@@ -81,20 +81,18 @@ impl MoveGen<'_> {
         let free_of = |s: usize, cells: &[Cell]| {
             normal[s].iter().any(|e| cells.iter().all(|c| c.row() != e.row() && c.column() != e.column()))
         };
-        // Placements valid alone; a needy one needs the forced exception, whose check starts from
-        // the normal cells each value fits on: the frontier has them.
+        // A needy tile that touches the board may go down first, by the forced exception, when its
+        // value fits on no normal cell at the start; then the other tile of a pair follows (it
+        // touches the board or the needy tile), so one needy tile is all the exception asks for.
+        let first_by_exception = |s: usize| normal[s].is_empty();
+        // Placements valid alone; a needy one needs the forced exception (a lone tile goes first).
         let forced = self.rules.forced_double == ForcedDouble::Allow;
-        if forced && alone.iter().any(|a| a.contains(&Alone::Needy)) && self.base_fits.is_none() {
-            self.base_fits = Some(self.fits_among(frontier.iter().copied()));
-        }
         let mut singles = vec![[false; 2]; frontier.len()];
-        for (i, &c) in frontier.iter().enumerate() {
-            for (s, &v) in slots.iter().enumerate() {
-                singles[i][s] = match alone[i][s] {
+        for (i, single) in singles.iter_mut().enumerate() {
+            for (s, valid) in single.iter_mut().enumerate().take(slots.len()) {
+                *valid = match alone[i][s] {
                     Alone::Fine => true,
-                    Alone::Needy => {
-                        forced && !free_of(s, &[c]) && self.set_valid(&[Placement { cell: c, value: v }])
-                    }
+                    Alone::Needy => forced && first_by_exception(s),
                     Alone::Bad => false,
                 };
             }
@@ -151,11 +149,13 @@ impl MoveGen<'_> {
                     let valid = match self.partners_needy(c, slots[s], p, slots[o]) {
                         None => false,
                         Some([false, false]) => true,
+                        Some([true, false]) if forced && first_by_exception(s) => true,
+                        Some([false, true]) if forced && j.is_some() && first_by_exception(o) => true,
                         Some([here, there]) => {
                             forced
                                 && !(here && free_of(s, &[c, p.cell]))
                                 && !(there && free_of(o, &[c, p.cell]))
-                                && self.set_valid(&pair)
+                                && self.exact(&pair, &frontier)
                         }
                     };
                     if valid {
@@ -186,7 +186,12 @@ impl MoveGen<'_> {
                     }
                     let pair =
                         [Placement { cell: c, value: slots[s] }, Placement { cell: d, value: slots[o] }];
-                    if self.set_valid(&pair) {
+                    let valid = if alone[j][o] == Alone::Fine && first_by_exception(s) {
+                        true
+                    } else {
+                        self.exact(&pair, &frontier)
+                    };
+                    if valid {
                         checked += 1;
                         pairs[i][s] += 1;
                         pairs[j][o] += 1;
@@ -249,6 +254,15 @@ impl MoveGen<'_> {
             self.doubles_matter && self.board.square(c) == Square::Double && joint.max(crossing) < low
         };
         Some([needy(cell, crossing), needy(partner.cell, p_crossing)])
+    }
+
+    /// [`MoveGen::set_valid`], the normal cells each value fits on at the start (which the forced
+    /// exception's check starts from) taken from the frontier, the empty cells that touch the board.
+    fn exact(&mut self, set: &[Placement], frontier: &[Cell]) -> bool {
+        if self.base_fits.is_none() {
+            self.base_fits = Some(self.fits_among(frontier.iter().copied()));
+        }
+        self.set_valid(set)
     }
 
     /// Whether a set of placements is valid, by the checks of the enumeration: each within the
