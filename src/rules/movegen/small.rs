@@ -48,13 +48,19 @@ impl MoveGen<'_> {
         };
         let other = |s: usize| if slots.len() == 2 { 1 - s } else { 0 };
 
+        // The empty cells that touch the board and take the smaller value. A cell that takes no
+        // value of the hand is in no move, nor does it matter whether it touches the board: a
+        // partner of a cell that it is (if it is not beside it, it touches the board) makes a pair
+        // over the limit.
         let mut frontier: Vec<Cell> = Vec::with_capacity(128);
         let mut index = [u16::MAX; GRID];
         let anywhere = !self.rules.needs_neighbour();
         let centre = if self.board.count() == 0 { self.board.geometry().centre() } else { None };
+        let smaller = slots[0];
         for &c in self.board.geometry().cells() {
             let open = self.board.is_empty_cell(c)
-                && (anywhere || centre.map_or_else(|| self.board.has_neighbour(c), |centre| c == centre));
+                && (anywhere || centre.map_or_else(|| self.board.has_neighbour(c), |centre| c == centre))
+                && self.board.room(c, self.limit).is_some_and(|room| room >= smaller);
             if open {
                 index[c.index()] = frontier.len() as u16;
                 frontier.push(c);
@@ -155,7 +161,7 @@ impl MoveGen<'_> {
                             forced
                                 && !(here && free_of(s, &[c, p.cell]))
                                 && !(there && free_of(o, &[c, p.cell]))
-                                && self.exact(&pair, &frontier)
+                                && self.set_valid(&pair)
                         }
                     };
                     if valid {
@@ -189,7 +195,7 @@ impl MoveGen<'_> {
                     let valid = if alone[j][o] == Alone::Fine && first_by_exception(s) {
                         true
                     } else {
-                        self.exact(&pair, &frontier)
+                        self.set_valid(&pair)
                     };
                     if valid {
                         checked += 1;
@@ -254,15 +260,6 @@ impl MoveGen<'_> {
             self.doubles_matter && self.board.square(c) == Square::Double && joint.max(crossing) < low
         };
         Some([needy(cell, crossing), needy(partner.cell, p_crossing)])
-    }
-
-    /// [`MoveGen::set_valid`], the normal cells each value fits on at the start (which the forced
-    /// exception's check starts from) taken from the frontier, the empty cells that touch the board.
-    fn exact(&mut self, set: &[Placement], frontier: &[Cell]) -> bool {
-        if self.base_fits.is_none() {
-            self.base_fits = Some(self.fits_among(frontier.iter().copied()));
-        }
-        self.set_valid(set)
     }
 
     /// Whether a set of placements is valid, by the checks of the enumeration: each within the
