@@ -119,9 +119,10 @@ impl MoveGen<'_> {
         let mut independent = 0u64;
         let mut checked = 0u64;
         for (i, &c) in frontier.iter().enumerate() {
+            // The partners, each with its place in the frontier if it has one.
             let mut partners = [None; 4];
             for (slot, p) in partners.iter_mut().zip(self.board.partners(c)) {
-                *slot = Some(p);
+                *slot = Some((p, in_frontier(p.cell)));
             }
             let partners = partners.into_iter().flatten();
             for s in 0..slots.len() {
@@ -130,18 +131,16 @@ impl MoveGen<'_> {
                     continue;
                 }
                 let own = u64::from(alone[i][o] == Alone::Fine);
-                let near = partners
-                    .clone()
-                    .filter(|p| in_frontier(p.cell).is_some_and(|j| alone[j][o] == Alone::Fine))
-                    .count() as u64;
+                let near =
+                    partners.clone().filter(|&(_, j)| j.is_some_and(|j| alone[j][o] == Alone::Fine)).count()
+                        as u64;
                 let n = fine[o] - own - near;
                 pairs[i][s] += n;
                 if s == 0 {
                     independent += n;
                 }
             }
-            for p in partners.clone() {
-                let j = in_frontier(p.cell);
+            for (p, j) in partners.clone() {
                 if j.is_some_and(|j| j < i) {
                     continue;
                 }
@@ -150,8 +149,6 @@ impl MoveGen<'_> {
                     if alone[i][s] == Alone::Bad || j.is_some_and(|j| alone[j][o] == Alone::Bad) {
                         continue;
                     }
-                    let pair =
-                        [Placement { cell: c, value: slots[s] }, Placement { cell: p.cell, value: slots[o] }];
                     let valid = match self.partners_needy(c, slots[s], p, slots[o]) {
                         None => false,
                         Some([false, false]) => true,
@@ -161,7 +158,10 @@ impl MoveGen<'_> {
                             forced
                                 && !(here && free_of(s, &[c, p.cell]))
                                 && !(there && free_of(o, &[c, p.cell]))
-                                && self.set_valid(&pair)
+                                && self.set_valid(&[
+                                    Placement { cell: c, value: slots[s] },
+                                    Placement { cell: p.cell, value: slots[o] },
+                                ])
                         }
                     };
                     if valid {
@@ -185,7 +185,7 @@ impl MoveGen<'_> {
                     let skip = j == i
                         || alone[j][o] == Alone::Bad
                         || (alone[j][o] == Alone::Needy && j < i)
-                        || partners.clone().any(|p| p.cell == d)
+                        || partners.clone().any(|(p, _)| p.cell == d)
                         || free_of(s, &[c, d]);
                     if skip {
                         continue;
