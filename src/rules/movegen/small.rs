@@ -53,7 +53,10 @@ impl MoveGen<'_> {
         // partner of a cell that it is (if it is not beside it, it touches the board) makes a pair
         // over the limit.
         let mut frontier: Vec<Cell> = Vec::with_capacity(128);
+        let mut alone: Vec<[Alone; 2]> = Vec::with_capacity(128);
         let mut index = [u16::MAX; GRID];
+        // By slot, the frontier cells its value is valid on alone.
+        let mut fine = [0u64; 2];
         let anywhere = !self.rules.needs_neighbour();
         let centre = if self.board.count() == 0 { self.board.geometry().centre() } else { None };
         let smaller = slots[0];
@@ -64,25 +67,27 @@ impl MoveGen<'_> {
             if open {
                 index[c.index()] = frontier.len() as u16;
                 frontier.push(c);
+                let first = self.alone(c, slots[0]);
+                let worth = [first, slots.get(1).map_or(first, |&v| self.alone(c, v))];
+                for (n, a) in fine.iter_mut().zip(worth) {
+                    *n += u64::from(a == Alone::Fine);
+                }
+                alone.push(worth);
             }
         }
         let in_frontier =
             |c: Cell| Some(usize::from(index[c.index()])).filter(|&i| i != usize::from(u16::MAX));
-        let alone: Vec<[Alone; 2]> = frontier
-            .iter()
-            .map(|&c| {
-                let first = self.alone(c, slots[0]);
-                [first, slots.get(1).map_or(first, |&v| self.alone(c, v))]
-            })
-            .collect();
 
         // By slot, the normal cells its value fits on: while one of them lies in no row and no
         // column of a move, it takes the value whatever the move does, so no tile of that value
-        // in the move can claim the forced exception.
+        // in the move can claim the forced exception. Only needy tiles ask.
+        let forced = self.rules.forced_double == ForcedDouble::Allow;
         let mut normal: [Vec<Cell>; 2] = Default::default();
-        for (s, list) in normal.iter_mut().enumerate().take(slots.len()) {
-            let fine = frontier.iter().zip(&alone).filter(|(_, a)| a[s] == Alone::Fine);
-            list.extend(fine.map(|(&c, _)| c).filter(|&c| self.board.square(c) == Square::Normal));
+        if forced && alone.iter().any(|a| a.contains(&Alone::Needy)) {
+            for (s, list) in normal.iter_mut().enumerate().take(slots.len()) {
+                let fine = frontier.iter().zip(&alone).filter(|(_, a)| a[s] == Alone::Fine);
+                list.extend(fine.map(|(&c, _)| c).filter(|&c| self.board.square(c) == Square::Normal));
+            }
         }
         let free_of = |s: usize, cells: &[Cell]| {
             normal[s].iter().any(|e| cells.iter().all(|c| c.row() != e.row() && c.column() != e.column()))
@@ -91,28 +96,18 @@ impl MoveGen<'_> {
         // value fits on no normal cell at the start; then the other tile of a pair follows (it
         // touches the board or the needy tile), so one needy tile is all the exception asks for.
         let first_by_exception = |s: usize| normal[s].is_empty();
-        // Placements valid alone; a needy one needs the forced exception (a lone tile goes first).
-        let forced = self.rules.forced_double == ForcedDouble::Allow;
-        let mut singles = vec![[false; 2]; frontier.len()];
-        for (i, single) in singles.iter_mut().enumerate() {
-            for (s, valid) in single.iter_mut().enumerate().take(slots.len()) {
-                *valid = match alone[i][s] {
-                    Alone::Fine => true,
-                    Alone::Needy => forced && first_by_exception(s),
-                    Alone::Bad => false,
-                };
-            }
-        }
+        // Whether a placement is valid alone; a needy one needs the forced exception (a lone tile
+        // goes first).
+        let single = |a: Alone, s: usize| match a {
+            Alone::Fine => true,
+            Alone::Needy => forced && first_by_exception(s),
+            Alone::Bad => false,
+        };
+        let singles = || alone.iter().flat_map(|a| (0..slots.len()).map(move |s| (a[s], s)));
         if held == 1 {
-            return singles.iter().filter(|s| s[0]).count().max(1) as u64;
+            return (singles().filter(|&(a, s)| single(a, s)).count() as u64).max(1);
         }
 
-        let mut fine = [0u64; 2];
-        for a in &alone {
-            for s in 0..slots.len() {
-                fine[s] += u64::from(a[s] == Alone::Fine);
-            }
-        }
         // By frontier cell and slot: the valid pairs with that placement.
         let mut pairs = vec![[0u64; 2]; frontier.len()];
         // Pairs counted from both of their placements when both slots hold one value.
@@ -209,14 +204,12 @@ impl MoveGen<'_> {
         let two = independent / doubled + checked;
         let count = match self.rules.must_place {
             MustPlace::Maximum if two > 0 => two,
-            MustPlace::Maximum => {
-                singles.iter().flat_map(|s| &s[..slots.len()]).filter(|&&ok| ok).count() as u64
-            }
+            MustPlace::Maximum => singles().filter(|&(a, s)| single(a, s)).count() as u64,
             MustPlace::Maximal => {
-                let maximal = singles
+                let maximal = alone
                     .iter()
                     .zip(&pairs)
-                    .flat_map(|(ok, n)| (0..slots.len()).map(move |s| ok[s] && n[s] == 0))
+                    .flat_map(|(a, n)| (0..slots.len()).map(move |s| single(a[s], s) && n[s] == 0))
                     .filter(|&m| m)
                     .count() as u64;
                 two + maximal
