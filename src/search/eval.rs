@@ -76,12 +76,12 @@ fn sheet_equity(rules: &Rules, sheet: &Sheet, outlook: &Outlook, mark_factor: f6
         let row = rows.get(r);
         let mut expected = 0.0;
         let mut complete = 1.0;
-        for j in 0..3 {
+        for (j, mean) in MEAN_ENTRY.iter().enumerate() {
             if let Some(b) = row.and_then(|row| row.boxes()[j]) {
                 expected += f64::from(b);
             } else {
                 let p = filled_by_then(j, r);
-                expected += p * MEAN_ENTRY[j];
+                expected += p * mean;
                 complete *= p;
             }
         }

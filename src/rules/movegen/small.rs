@@ -308,7 +308,9 @@ mod tests {
     /// exception allowed and forbidden, neighbours needed or not, the empty classic board.
     #[test]
     fn counting_agrees_with_listing_on_every_small_hand() {
-        let setups: [(Variant, &[(&str, &str)], u8); 8] = [
+        /// A variant, rule options, and its lowest tile value.
+        type Setup<'a> = (Variant, &'a [(&'a str, &'a str)], u8);
+        let setups: [Setup; 8] = [
             (Variant::Classic, &[], 1),
             (Variant::Classic, &[("rules", "cz3")], 1),
             (Variant::Classic, &[("rules", "cz4")], 1),
