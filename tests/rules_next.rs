@@ -106,7 +106,7 @@ fn assert_agrees(pos: &Position, legal: &[Move], partial: &[Placement]) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 60, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(common::proptest_config(60))]
 
     #[test]
     fn next_is_the_union_of_the_legal_moves_holding_the_partial_move(
@@ -122,7 +122,7 @@ proptest! {
             }
             game.draw_random(&mut rng).unwrap();
             let pos = game.position().clone();
-            if pos.movegen().legal_count() <= 4000 {
+            if pos.hand_to_move().len() <= common::LISTED_HAND && pos.movegen().legal_count() <= 4000 {
                 let legal = pos.movegen().legal_moves();
                 assert_agrees(&pos, &legal, &[]);
                 for _ in 0..6 {
@@ -130,7 +130,7 @@ proptest! {
                     assert_agrees(&pos, &legal, &partial);
                 }
             }
-            let (m, _) = pos.movegen().random_legal(&mut rng, u64::MAX);
+            let m = common::random_move(&pos, &mut rng);
             game.play(&m).unwrap();
         }
     }

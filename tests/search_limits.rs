@@ -3,6 +3,8 @@
 //! the bag running out, by a dice roll that cannot be written whole, by the kids' board filling up),
 //! a single legal move, `pass` as the only move, one player and teams all come up on the way.
 
+mod common;
+
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc;
 use std::thread;
@@ -51,7 +53,7 @@ fn rules_for(variant: Variant, players: u8, pick: u8) -> Rules {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, max_shrink_iters: 8, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { max_shrink_iters: 8, ..common::proptest_config(24) })]
 
     /// Plays a game to its end, by the search's own moves, and searches every turn under random
     /// limits: every search answers, with a move `place` accepts; a node limit gives the same
