@@ -2,19 +2,65 @@
 //! margin of the player to move over the best opponent.
 //!
 //! A sheet's equity is what its entries will probably be worth at the end ([`sheet_equity`]) under
-//! an outlook built from the turns its seats still have (from the bag in the classic game, from the empty cells in the dice games, capped by
-//! the `rounds` option) and per-turn entry rates measured in greedy self-play; classic kept tiles
-//! cost their pips (in full when the game is about to end, partly otherwise since most kept tiles
-//! are placed later).
+//! an outlook built from the turns its seats still have (from the bag in the classic game, from the
+//! empty cells in the dice games, capped by the `rounds` option) and per-turn entry rates; classic
+//! kept tiles cost their pips (in full when the game is about to end, partly otherwise since most
+//! kept tiles are placed later). The numbers it rests on are [`Weights`].
 
 use crate::rules::{Position, Rules, Sheet, Variant};
 
-/// Per own turn: the chance of an entry in the 10, 11, 12 columns and of a mark (measured with
-/// `zatre-selfplay --stats`, greedy against greedy, two players).
-const CLASSIC_RATES: [f64; 4] = [0.40, 0.40, 0.55, 0.40];
-const DICE_RATES: [f64; 4] = [0.36, 0.36, 0.53, 0.40];
-/// The mean factor of a dice mark (`2x` or `4x`).
-const DICE_MARK_FACTOR: f64 = 2.15;
+/// The numbers the evaluation rests on, one set per variant that has them (the kids' sheet is
+/// worth its total). [`Weights::of`] gives the ones `go` uses; `zatre-fit` (tools/) fits them to
+/// the final scores of self-played games.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Weights {
+    /// Per own turn: the chance of an entry in the 10, 11, 12 columns and of a mark.
+    pub rates: [f64; 4],
+    /// The mean value of a future entry of each sum column (two runs of one sum in a move are
+    /// rare).
+    pub mean_entry: [f64; 3],
+    /// The mean factor of a mark (classic: a cross doubles; dice: `2x` or `4x`).
+    pub mark_factor: f64,
+    /// The share of a kept tile's pips a sheet is charged while more than a round is left (in
+    /// full in the last round). Classic only.
+    pub hand: f64,
+}
+
+/// Classic: rates measured with `zatre-selfplay --stats`, greedy against greedy, two players.
+const CLASSIC: Weights =
+    Weights { rates: [0.40, 0.40, 0.55, 0.40], mean_entry: [1.06, 2.15, 4.9], mark_factor: 2.0, hand: 0.3 };
+/// Dice: measured as the classic ones.
+const DICE: Weights =
+    Weights { rates: [0.36, 0.36, 0.53, 0.40], mean_entry: [1.06, 2.15, 4.9], mark_factor: 2.15, hand: 0.0 };
+
+impl Weights {
+    /// The weights `go` uses in a variant.
+    pub fn of(variant: Variant) -> Weights {
+        match variant {
+            Variant::Dice => DICE,
+            _ => CLASSIC,
+        }
+    }
+
+    /// The numbers as one list, in the order of the fields, for fitting.
+    pub fn to_vec(&self) -> Vec<f64> {
+        let mut v = self.rates.to_vec();
+        v.extend(self.mean_entry);
+        v.extend([self.mark_factor, self.hand]);
+        v
+    }
+
+    /// The inverse of [`Weights::to_vec`]; `None` when `v` has not 9 numbers.
+    pub fn from_slice(v: &[f64]) -> Option<Weights> {
+        let v: &[f64; 9] = v.try_into().ok()?;
+        Some(Weights {
+            rates: [v[0], v[1], v[2], v[3]],
+            mean_entry: [v[4], v[5], v[6]],
+            mark_factor: v[7],
+            hand: v[8],
+        })
+    }
+}
 
 /// The turns each sheet's seats still have, out of `game` turns starting with the player to move.
 fn sheet_turns(pos: &Position, game: f64) -> Vec<f64> {
@@ -40,25 +86,19 @@ struct Outlook {
     marks: f64,
 }
 
-/// The mean value of a future entry of each sum column (two runs of one sum in a move are rare).
-const MEAN_ENTRY: [f64; 3] = [1.06, 2.15, 4.9];
-
 /// A sheet's equity without the hand, given the turns its seats still have.
-fn turns_equity(rules: &Rules, sheet: &Sheet, turns: f64) -> f64 {
-    let (rates, mark_factor) = match rules.variant {
-        Variant::Dice => (DICE_RATES, DICE_MARK_FACTOR),
-        _ => (CLASSIC_RATES, 2.0),
-    };
+fn turns_equity(rules: &Rules, sheet: &Sheet, turns: f64, w: &Weights) -> f64 {
     let t = turns.max(0.0);
-    let outlook = Outlook { entries: [rates[0] * t, rates[1] * t, rates[2] * t], marks: rates[3] * t };
-    sheet_equity(rules, sheet, &outlook, mark_factor)
+    let r = w.rates;
+    let outlook = Outlook { entries: [r[0] * t, r[1] * t, r[2] * t], marks: r[3] * t };
+    sheet_equity(rules, sheet, &outlook, w)
 }
 
 /// What a sheet will probably be worth at the end, given what the future brings it: each empty
 /// box is filled with the chance that its column gets that many more entries (Poisson), rows
 /// complete with the product of their boxes' chances and then earn their bonus, and a mark doubles
 /// (quadruples) the row's expected value with its own chance. Kids: the total now.
-fn sheet_equity(rules: &Rules, sheet: &Sheet, outlook: &Outlook, mark_factor: f64) -> f64 {
+fn sheet_equity(rules: &Rules, sheet: &Sheet, outlook: &Outlook, w: &Weights) -> f64 {
     if rules.variant == Variant::Kids {
         return f64::from(sheet.total(rules));
     }
@@ -76,7 +116,7 @@ fn sheet_equity(rules: &Rules, sheet: &Sheet, outlook: &Outlook, mark_factor: f6
         let row = rows.get(r);
         let mut expected = 0.0;
         let mut complete = 1.0;
-        for (j, mean) in MEAN_ENTRY.iter().enumerate() {
+        for (j, mean) in w.mean_entry.iter().enumerate() {
             if let Some(b) = row.and_then(|row| row.boxes()[j]) {
                 expected += f64::from(b);
             } else {
@@ -87,7 +127,7 @@ fn sheet_equity(rules: &Rules, sheet: &Sheet, outlook: &Outlook, mark_factor: f6
         }
         let factor = match row.and_then(|row| row.mark()) {
             Some(mark) => f64::from(mark.factor()),
-            None => 1.0 + (mark_factor - 1.0) * tail(&mark_tails, r + 1 - sheet.mark_count()),
+            None => 1.0 + (w.mark_factor - 1.0) * tail(&mark_tails, r + 1 - sheet.mark_count()),
         };
         equity += (expected + complete * f64::from(rules.bonus_of_row(r))) * factor;
         r += 1;
@@ -114,17 +154,22 @@ fn poisson_tails(lambda: f64) -> Vec<f64> {
     tails
 }
 
-/// The equity of every sheet.
+/// The equity of every sheet: what the search expects each to be worth at the end.
 pub(crate) fn equities(pos: &Position) -> Vec<f64> {
+    equities_with(pos, &Weights::of(pos.rules().variant))
+}
+
+/// [`equities`] under other weights: what `zatre-fit` compares with the final scores.
+pub fn equities_with(pos: &Position, w: &Weights) -> Vec<f64> {
     let rules = pos.rules();
     let game = pos.turns_left_estimate();
     let turns = sheet_turns(pos, game);
-    let hand_weight = if game <= f64::from(rules.players) { 1.0 } else { 0.3 };
+    let hand_weight = if game <= f64::from(rules.players) { 1.0 } else { w.hand };
     pos.sheets()
         .iter()
         .enumerate()
         .map(|(i, sheet)| {
-            let mut e = turns_equity(rules, sheet, turns[i]);
+            let mut e = turns_equity(rules, sheet, turns[i], w);
             if rules.variant == Variant::Classic {
                 let pips: u32 = (0..usize::from(rules.players))
                     .filter(|&s| rules.sheet_of_seat(s) == i)
@@ -142,13 +187,14 @@ pub(crate) fn equities(pos: &Position) -> Vec<f64> {
 /// actually brought.
 pub(crate) fn turn_worth(pos: &Position) -> Vec<f64> {
     let rules = pos.rules();
+    let w = Weights::of(rules.variant);
     let turns = sheet_turns(pos, pos.turns_left_estimate());
     pos.sheets()
         .iter()
         .enumerate()
         .map(|(i, sheet)| {
             let t = turns[i].max(1.0);
-            turns_equity(rules, sheet, t) - turns_equity(rules, sheet, t - 1.0)
+            turns_equity(rules, sheet, t, &w) - turns_equity(rules, sheet, t - 1.0, &w)
         })
         .collect()
 }

@@ -21,6 +21,7 @@ mod open_points;
 mod scan;
 
 pub use bench::{bench, bench_positions, BenchResult};
+pub use eval::{equities_with, Weights};
 
 use scan::Choices;
 

@@ -1,6 +1,7 @@
 //! Tools around the zatre engine.
 
 pub mod analyse;
+pub mod fit;
 pub mod naive;
 pub mod referee;
 pub mod web;
