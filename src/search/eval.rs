@@ -30,13 +30,21 @@ pub struct Weights {
 /// the engine with the weights before (rates 0.40, 0.40, 0.55, 0.40 measured in greedy self-play,
 /// hand 0.3); the mean entries are the measured ones. The kept tiles' weight above 1 is what the
 /// outcomes say: kept tiles go with a closing board and more kept tiles to come.
-const CLASSIC: Weights =
-    Weights { rates: [0.394, 0.458, 0.593, 0.345], mean_entry: [1.06, 2.15, 4.9], mark_factor: 2.0, hand: 2.116 };
+const CLASSIC: Weights = Weights {
+    rates: [0.394, 0.458, 0.593, 0.345],
+    mean_entry: [1.06, 2.15, 4.9],
+    mark_factor: 2.0,
+    hand: 2.116,
+};
 /// Dice: fitted by `zatre-fit --variant dice --games 400 --holdout 200 --seed 1 --nodes 20000` to
 /// the games of the engine with the weights before (rates 0.36, 0.36, 0.53, 0.40 and mark factor
 /// 2.15, measured in greedy self-play).
-const DICE: Weights =
-    Weights { rates: [0.415, 0.498, 0.632, 0.291], mean_entry: [1.06, 2.15, 4.9], mark_factor: 1.995, hand: 0.0 };
+const DICE: Weights = Weights {
+    rates: [0.415, 0.498, 0.632, 0.291],
+    mean_entry: [1.06, 2.15, 4.9],
+    mark_factor: 1.995,
+    hand: 0.0,
+};
 
 impl Weights {
     /// The weights `go` uses in a variant.
