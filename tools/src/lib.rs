@@ -2,6 +2,7 @@
 
 pub mod analyse;
 pub mod fit;
+pub mod jobs;
 pub mod naive;
 pub mod referee;
 pub mod web;

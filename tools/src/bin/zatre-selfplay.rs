@@ -3,8 +3,7 @@
 //! with its 95% interval, the mean scores and the mean margin. With `--players 1` it plays the
 //! first strategy alone and prints its mean score.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use clap::Parser;
@@ -12,6 +11,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use zatre::rules::{Position, Rules, Variant};
 use zatre::search::{run, Limits, SearchOptions, Strategy};
+use zatre_tools::jobs::map_indexed;
 
 #[derive(Parser, Debug)]
 #[command(about = "Self-play between two zatre strategies")]
@@ -126,37 +126,24 @@ fn main() {
         std::process::exit(2)
     });
     let alone = args.players == 1;
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<(usize, Game)>> = Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..args.jobs.max(1) {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= args.games {
-                    break;
-                }
-                let (seed, a_seat) =
-                    if alone { (args.seed + i as u64, 0) } else { (args.seed + (i / 2) as u64, i % 2) };
-                let g = play(&args, &rules, seed, a_seat);
-                if args.verbose {
-                    eprintln!(
-                        "game {i} seed {seed} a-seat {} a {} b {} turns {}",
-                        a_seat + 1,
-                        g.a,
-                        g.b,
-                        g.turns
-                    );
-                }
-                results.lock().expect("no thread panics holding the lock").push((i, g));
-            });
-        }
-    });
-    let mut results = results.into_inner().expect("no thread panicked holding the lock");
-    results.sort_by_key(|(i, _)| *i);
+    let results = map_indexed(
+        args.games,
+        args.jobs,
+        |i| {
+            let (seed, a_seat) =
+                if alone { (args.seed + i as u64, 0) } else { (args.seed + (i / 2) as u64, i % 2) };
+            let g = play(&args, &rules, seed, a_seat);
+            if args.verbose {
+                eprintln!("game {i} seed {seed} a-seat {} a {} b {} turns {}", a_seat + 1, g.a, g.b, g.turns);
+            }
+            g
+        },
+        || {},
+    );
     let n = results.len() as f64;
-    let mean = |f: &dyn Fn(&Game) -> f64| results.iter().map(|(_, g)| f(g)).sum::<f64>() / n;
+    let mean = |f: &dyn Fn(&Game) -> f64| results.iter().map(f).sum::<f64>() / n;
     let sd = |f: &dyn Fn(&Game) -> f64, m: f64| {
-        (results.iter().map(|(_, g)| (f(g) - m).powi(2)).sum::<f64>() / (n - 1.0).max(1.0)).sqrt()
+        (results.iter().map(|g| (f(g) - m).powi(2)).sum::<f64>() / (n - 1.0).max(1.0)).sqrt()
     };
     let turns = mean(&|g| f64::from(g.turns));
     if alone {
@@ -174,8 +161,8 @@ fn main() {
         );
         return;
     }
-    let wins = results.iter().filter(|(_, g)| g.a > g.b).count();
-    let draws = results.iter().filter(|(_, g)| g.a == g.b).count();
+    let wins = results.iter().filter(|g| g.a > g.b).count();
+    let draws = results.iter().filter(|g| g.a == g.b).count();
     let losses = results.len() - wins - draws;
     let p = (wins as f64 + 0.5 * draws as f64) / n;
     let half = 1.96 * (p * (1.0 - p) / n).sqrt();

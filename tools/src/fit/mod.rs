@@ -10,13 +10,14 @@
 //! weight of the evaluation foresees that, and squared errors of 250 points would make a handful
 //! of such games outweigh all the others.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use zatre::rules::{Position, Rules, Variant};
 use zatre::search::{equities_with, run, Limits, SearchOptions, Strategy, Weights};
+
+use crate::jobs::map_indexed;
 
 /// A position after a move and what each sheet was worth when its game ended.
 #[derive(Clone, Debug)]
@@ -67,24 +68,10 @@ fn play(plan: &Plan, seed: u64) -> Vec<Sample> {
 /// Plays the plan's games, `jobs` at a time, calling `on_game` after each; the samples come in
 /// game order, so the same plan gives the same samples.
 pub fn generate(plan: &Plan, on_game: &(dyn Fn() + Sync)) -> Vec<Sample> {
-    let next = AtomicUsize::new(0);
-    let games: Mutex<Vec<(usize, Vec<Sample>)>> = Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..plan.jobs.max(1) {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= plan.games {
-                    break;
-                }
-                let samples = play(plan, plan.seed.wrapping_add(i as u64));
-                games.lock().unwrap_or_else(|e| e.into_inner()).push((i, samples));
-                on_game();
-            });
-        }
-    });
-    let mut games = games.into_inner().unwrap_or_else(|e| e.into_inner());
-    games.sort_by_key(|(i, _)| *i);
-    games.into_iter().flat_map(|(_, samples)| samples).collect()
+    map_indexed(plan.games, plan.jobs, |i| play(plan, plan.seed.wrapping_add(i as u64)), on_game)
+        .into_iter()
+        .flatten()
+        .collect()
 }
 
 /// Errors up to this many points count squared, larger ones linearly ([`huber`]).
