@@ -40,22 +40,27 @@ pub struct Plan {
     pub jobs: usize,
 }
 
-/// Plays one seeded game and returns its positions after each move, with the final scores.
+/// Plays one seeded game and returns its positions after each move, with the final scores; none
+/// when the game cannot be played to its end (a draw refused, no move, an illegal move: a bug the
+/// fit must not learn from).
 fn play(plan: &Plan, seed: u64) -> Vec<Sample> {
     let mut draws = ChaCha8Rng::seed_from_u64(seed);
     let mut pos = Position::new(plan.rules.clone());
     let stop = AtomicBool::new(false);
     let mut positions = Vec::new();
-    while !pos.is_over() && pos.draw_random(&mut draws).is_ok() {
+    while !pos.is_over() {
+        if pos.draw_random(&mut draws).is_err() {
+            return Vec::new();
+        }
         let options = SearchOptions {
             strategy: plan.strategy,
             threads: 1,
             multipv: 1,
             seed: seed ^ u64::from(pos.turn()),
         };
-        let Some(outcome) = run(&pos, &plan.limits, &options, &stop, &mut |_| {}) else { break };
+        let Some(outcome) = run(&pos, &plan.limits, &options, &stop, &mut |_| {}) else { return Vec::new() };
         if pos.play(&outcome.best).is_err() {
-            break;
+            return Vec::new();
         }
         if !pos.is_over() {
             positions.push(pos.clone());
