@@ -80,6 +80,9 @@ fn assert_tiles_conserved(pos: &Position) {
     assert_eq!(all, Tiles::classic_bag(), "bag + hands + board: {}", pos.to_line());
 }
 
+/// The listing agrees with the count and with `check` of generated and random candidates. Hands
+/// of more than [`common::LISTED_HAND`] tiles, or of more than 3,000 legal moves, are not listed
+/// (the rules core's own tests and `rules_largest` cover them).
 fn check_generation_agrees_with_validation(pos: &Position, rng: &mut ChaCha8Rng) {
     if pos.hand_to_move().len() > common::LISTED_HAND {
         return;

@@ -4,8 +4,9 @@
 //! A sheet's equity is what its entries will probably be worth at the end ([`sheet_equity`]) under
 //! an outlook built from the turns its seats still have (from the bag in the classic game, from the
 //! empty cells in the dice games, capped by the `rounds` option) and per-turn entry rates; classic
-//! kept tiles cost their pips (in full when the game is about to end, partly otherwise since most
-//! kept tiles are placed later). The numbers it rests on are [`Weights`].
+//! kept tiles cost their pips times a fitted weight while more than a round is left (2.1: kept
+//! tiles go with a closing board and more kept tiles to come), their pips in the last round. The
+//! numbers it rests on are [`Weights`].
 
 use crate::rules::{Position, Rules, Sheet, Variant};
 
@@ -21,8 +22,8 @@ pub struct Weights {
     pub mean_entry: [f64; 3],
     /// The mean factor of a mark (classic: a cross doubles; dice: `2x` or `4x`).
     pub mark_factor: f64,
-    /// The share of a kept tile's pips a sheet is charged while more than a round is left (in
-    /// full in the last round). Classic only.
+    /// How many times its pips a kept tile costs a sheet while more than a round is left (its
+    /// pips alone in the last round). Classic only.
     pub hand: f64,
 }
 

@@ -125,7 +125,7 @@ pub fn loss(samples: &[Sample], w: &Weights, jobs: usize) -> f64 {
 }
 
 /// The weights fitted in a variant, as indices into [`Weights::to_vec`]: the per-turn rates, the
-/// mark factor in the dice game (a classic cross always doubles), the hand's share in the classic
+/// mark factor in the dice game (a classic cross always doubles), the kept tiles' weight in the classic
 /// game (dice and kids keep no tiles). The mean entries are not fitted: they are what entries are
 /// worth, read off any sheet, and with them free the fit trades them against the rates (a rate
 /// halved and an entry worth double predict nearly the same).
