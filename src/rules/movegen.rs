@@ -46,6 +46,13 @@ struct OrderSearch<'a> {
     needy: u32,
     /// The normal cells beside the tiles'.
     beside: &'a [Cell],
+    /// The tiles that can never open a normal cell to a needy tile's value: each may go down as
+    /// soon as it may (see [`MoveGen::order_from`]).
+    harmless: u32,
+    /// For each tile, the needy tiles that must go down before it: it lies beside a normal cell
+    /// that the set leaves empty and that still takes their value with the whole set down, so
+    /// once it is down that cell touches the board and they can never go.
+    waits: &'a [u32],
 }
 
 /// Sets of tiles as bit masks.
@@ -110,6 +117,10 @@ pub struct MoveGen<'r> {
     /// Whether each cell tries the largest values first (else the smallest): only the search for a
     /// set of a given size does, listings keep their order.
     largest_first: bool,
+    /// Whether each set tries its normal cells before its double cells (classic hands of more
+    /// than [`SMALL_HAND`] tiles): a tile on a double cell must lie on a run of 10 to 12 or be
+    /// forced there, so the sets of a given size that are valid are met sooner.
+    doubles_last: bool,
     /// Buffers of [`MoveGen::growth_bound`].
     scratch: bound::Scratch,
     /// When raised, the search for the largest move size ends as soon as it has found one valid
@@ -138,6 +149,7 @@ impl<'r> MoveGen<'r> {
             soft_stop: None,
             prune_below: 0,
             largest_first: false,
+            doubles_last: rules.variant == Variant::Classic && hand.len() > SMALL_HAND,
             scratch: bound::Scratch::new(),
         }
     }
@@ -228,6 +240,16 @@ impl<'r> MoveGen<'r> {
         sink: &mut Sink<'_, 'r>,
     ) -> ControlFlow<()> {
         let neighbourly = self.rules.needs_neighbour();
+        if self.doubles_last {
+            // Tried from the end: normal cells first, double cells after them.
+            let mut front = lo;
+            for j in lo..hi {
+                if self.board.square(self.untried[j]) == Square::Double {
+                    self.untried.swap(front, j);
+                    front += 1;
+                }
+            }
+        }
         for i in (lo..hi).rev() {
             if self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
                 return ControlFlow::Break(());
@@ -239,8 +261,11 @@ impl<'r> MoveGen<'r> {
                 continue;
             }
             // The child's untried cells: those before u here, and u's unmarked neighbours.
+            // The child may reorder its cells, so u's neighbours it marks are kept here.
             let child_lo = self.untried.len();
             self.untried.extend_from_within(lo..i);
+            let mut fresh = [0usize; 4];
+            let mut n_fresh = 0;
             if neighbourly && self.placed.len() + 1 < max {
                 let c = u.index();
                 for n in [c - 1, c + 1, c - STRIDE, c + STRIDE] {
@@ -250,10 +275,11 @@ impl<'r> MoveGen<'r> {
                     {
                         self.marks[level][n] = true;
                         self.untried.push(Cell::from_index(n));
+                        fresh[n_fresh] = n;
+                        n_fresh += 1;
                     }
                 }
             }
-            let new_from = child_lo + (i - lo);
             let child_hi = self.untried.len();
             let mut flow = ControlFlow::Continue(());
             // Searching for a set of a given size, the largest values go first: they are the
@@ -276,9 +302,8 @@ impl<'r> MoveGen<'r> {
                     break;
                 }
             }
-            for j in new_from..child_hi {
-                let n = self.untried[j];
-                self.marks[level][n.index()] = false;
+            for &n in &fresh[..n_fresh] {
+                self.marks[level][n] = false;
             }
             self.untried.truncate(child_lo);
             flow?;
@@ -423,17 +448,94 @@ impl<'r> MoveGen<'r> {
                 }
             }
         }
+        let waits = self.waits(&tiles, needy);
         for p in tiles.iter().rev() {
             self.board.remove(p.cell);
         }
-        let search = OrderSearch { tiles: &tiles, needy, beside: &beside };
-        let mut failed = HashSet::default();
+        let harmless = self.harmless(&tiles, needy);
         let mut order = Vec::with_capacity(tiles.len());
-        let found = self.order_from(&search, 0, &mut failed, &mut order);
+        let found = self.needy_reachable(&tiles, needy, &waits) && {
+            let search = OrderSearch { tiles: &tiles, needy, beside: &beside, harmless, waits: &waits };
+            self.order_from(&search, 0, &mut HashSet::default(), &mut order)
+        };
         for p in &tiles {
             self.board.place(p.cell, p.value);
         }
         found.then_some(order)
+    }
+
+    /// [`OrderSearch::waits`], with the whole set down.
+    fn waits(&self, tiles: &[Placement], needy: u32) -> Vec<u32> {
+        let mut waits = vec![0u32; tiles.len()];
+        if !self.rules.needs_neighbour() {
+            return waits;
+        }
+        for (j, p) in tiles.iter().enumerate() {
+            let room = self
+                .board
+                .neighbours(p.cell)
+                .filter(|&c| self.board.square(c) == Square::Normal && self.board.is_empty_cell(c))
+                .filter_map(|c| self.board.room(c, self.limit))
+                .max();
+            let Some(room) = room else { continue };
+            for (d, q) in tiles.iter().enumerate() {
+                if d != j && needy & (1 << d) != 0 && q.value <= room {
+                    waits[j] |= 1 << d;
+                }
+            }
+        }
+        waits
+    }
+
+    /// [`OrderSearch::harmless`], on the board before the set. Putting a tile down fills its cell
+    /// and lengthens runs, which only take fits away, and makes the empty cells beside it touch
+    /// the board: a tile is harmful only if one of them did not touch the board already and takes
+    /// some needy value now (rooms only shrink as tiles go down, so never later if not now).
+    fn harmless(&self, tiles: &[Placement], needy: u32) -> u32 {
+        let smallest =
+            tiles.iter().enumerate().filter(|(i, _)| needy & (1 << i) != 0).map(|(_, p)| p.value).min();
+        let Some(smallest) = smallest else { return (1 << tiles.len()) - 1 };
+        let opens = |c: Cell| {
+            self.board.square(c) == Square::Normal
+                && self.board.is_empty_cell(c)
+                && !self.touches(c)
+                && self.board.room(c, self.limit).is_some_and(|room| smallest <= room)
+        };
+        let mut harmless = 0;
+        for (i, p) in tiles.iter().enumerate() {
+            if !self.board.neighbours(p.cell).any(opens) {
+                harmless |= 1 << i;
+            }
+        }
+        harmless
+    }
+
+    /// A quick refusal of the order search, on the board before the set: whether each needy tile
+    /// can be reached from the board through tiles that need not wait for it.
+    fn needy_reachable(&self, tiles: &[Placement], needy: u32, waits: &[u32]) -> bool {
+        if !self.rules.needs_neighbour() {
+            return true;
+        }
+        let n = tiles.len();
+        let starts = (0..n).filter(|&i| self.touches(tiles[i].cell)).fold(0u32, |m, i| m | 1 << i);
+        let beside: Vec<u32> = (0..n)
+            .map(|i| (0..n).filter(|&j| adjacent(tiles[i].cell, tiles[j].cell)).fold(0u32, |m, j| m | 1 << j))
+            .collect();
+        (0..n).filter(|d| needy & (1 << d) != 0).all(|d| {
+            let allowed =
+                (0..n).filter(|&j| j != d && waits[j] & (1 << d) == 0).fold(0u32, |m, j| m | 1 << j);
+            let mut reached = starts & allowed;
+            loop {
+                let grown = (0..n)
+                    .filter(|&j| reached & (1 << j) != 0)
+                    .fold(reached, |m, j| m | (beside[j] & allowed));
+                if grown == reached {
+                    break;
+                }
+                reached = grown;
+            }
+            starts & (1 << d) != 0 || beside[d] & reached != 0
+        })
     }
 
     /// Whether a normal cell takes the value now, among those [`MoveGen::forced_order`] watches.
@@ -444,9 +546,74 @@ impl<'r> MoveGen<'r> {
             || beside.iter().any(fits)
     }
 
+    /// Whether tile `i` of the search may go down now, with the tiles of `mask` down: it touches
+    /// the board, no needy tile it waits for is still to go, and, if it is needy, its value fits
+    /// on no normal cell (`fits_normal` caches that per value for the current board).
+    fn may_go(
+        &mut self,
+        search: &OrderSearch<'_>,
+        mask: u32,
+        i: usize,
+        fits_normal: &mut [Option<bool>; VALUES],
+    ) -> bool {
+        let p = search.tiles[i];
+        if mask & (1 << i) != 0 || search.waits[i] & !mask != 0 || !self.touches(p.cell) {
+            return false;
+        }
+        if search.needy & (1 << i) == 0 {
+            return true;
+        }
+        let v = usize::from(p.value);
+        let fits = match fits_normal[v] {
+            Some(fits) => fits,
+            None => *fits_normal[v].insert(self.fits_normal(p.value, search.beside)),
+        };
+        !fits
+    }
+
     /// One step of [`MoveGen::forced_order`]: the tiles of `mask` are down; `failed` holds the
     /// masks from which no order goes on (only those visited: up to 30 tiles).
+    ///
+    /// Harmless tiles that may go down go at once, without branching: moved to the front of any
+    /// order that completes, a harmless tile leaves every later tile touching the board and opens
+    /// no normal cell to a needy value, so the order still completes.
     fn order_from(
+        &mut self,
+        search: &OrderSearch<'_>,
+        mut mask: u32,
+        failed: &mut MaskSet,
+        order: &mut Vec<usize>,
+    ) -> bool {
+        let tiles = search.tiles;
+        let full = (1u32 << tiles.len()) - 1;
+        let at = order.len();
+        let mut fits_normal: [Option<bool>; VALUES] = [None; VALUES];
+        let mut progress = true;
+        while progress && mask != full {
+            progress = false;
+            for i in (0..tiles.len()).filter(|i| search.harmless & (1 << i) != 0) {
+                if self.may_go(search, mask, i, &mut fits_normal) {
+                    self.board.place(tiles[i].cell, tiles[i].value);
+                    mask |= 1 << i;
+                    order.push(i);
+                    fits_normal = [None; VALUES];
+                    progress = true;
+                }
+            }
+        }
+        let closed = order.len();
+        let done = mask == full || (!failed.contains(&mask) && self.branch(search, mask, failed, order));
+        for &i in order[at..closed].iter().rev() {
+            self.board.remove(tiles[i].cell);
+        }
+        if !done {
+            order.truncate(at);
+        }
+        done
+    }
+
+    /// The branching of [`MoveGen::order_from`] over the tiles that may go down next.
+    fn branch(
         &mut self,
         search: &OrderSearch<'_>,
         mask: u32,
@@ -454,12 +621,6 @@ impl<'r> MoveGen<'r> {
         order: &mut Vec<usize>,
     ) -> bool {
         let tiles = search.tiles;
-        if mask == (1 << tiles.len()) - 1 {
-            return true;
-        }
-        if failed.contains(&mask) {
-            return false;
-        }
         // Whether each value of a needy tile fits on a normal cell now, found once per state.
         let mut fits_normal: [Option<bool>; VALUES] = [None; VALUES];
         // Needy tiles first: each tile put down may open normal cells they would then fit on.
@@ -467,20 +628,10 @@ impl<'r> MoveGen<'r> {
         let needy_first = (0..tiles.len()).filter(|i| needy & (1 << i) != 0);
         let others = (0..tiles.len()).filter(|i| needy & (1 << i) == 0);
         for i in needy_first.chain(others) {
-            let p = tiles[i];
-            if mask & (1 << i) != 0 || !self.touches(p.cell) {
+            if !self.may_go(search, mask, i, &mut fits_normal) {
                 continue;
             }
-            if needy & (1 << i) != 0 {
-                let v = usize::from(p.value);
-                let fits = match fits_normal[v] {
-                    Some(fits) => fits,
-                    None => *fits_normal[v].insert(self.fits_normal(p.value, search.beside)),
-                };
-                if fits {
-                    continue;
-                }
-            }
+            let p = tiles[i];
             self.board.place(p.cell, p.value);
             order.push(i);
             let done = self.order_from(search, mask | (1 << i), failed, order);
