@@ -114,9 +114,6 @@ pub struct MoveGen<'r> {
     /// When not 0, the enumeration skips every subtree that cannot reach this many placements
     /// (by [`MoveGen::growth_bound`]): sets below this size may then be missed.
     prune_below: usize,
-    /// Whether each cell tries the largest values first (else the smallest): only the search for a
-    /// set of a given size does, listings keep their order.
-    largest_first: bool,
     /// Whether each set tries its normal cells before its double cells (classic hands of more
     /// than [`SMALL_HAND`] tiles): a tile on a double cell must lie on a run of 10 to 12 or be
     /// forced there, so the sets of a given size that are valid are met sooner.
@@ -148,7 +145,6 @@ impl<'r> MoveGen<'r> {
             stop: None,
             soft_stop: None,
             prune_below: 0,
-            largest_first: false,
             doubles_last: rules.variant == Variant::Classic && hand.len() > SMALL_HAND,
             scratch: bound::Scratch::new(),
         }
@@ -282,12 +278,10 @@ impl<'r> MoveGen<'r> {
             }
             let child_hi = self.untried.len();
             let mut flow = ControlFlow::Continue(());
-            // Searching for a set of a given size, the largest values go first: they are the
-            // hardest to place, and the small ones can usually follow.
-            let top = room.min(VALUES as u8 - 1);
-            let descending = self.largest_first;
-            for k in 0..=top {
-                let v = if descending { top - k } else { k };
+            // The smallest values first, in the search for a set of a given size too: trying the
+            // largest first (the hardest to place) found the large sets of made-up hands of 24
+            // tiles up to 5 times later, and changed little in real ones.
+            for v in 0..=room.min(VALUES as u8 - 1) {
                 if self.hand.count(v) == 0 {
                     continue;
                 }
@@ -771,7 +765,6 @@ impl<'r> MoveGen<'r> {
     /// Whether some valid set has exactly `size` placements (false also when stopped).
     fn has_set_of(&mut self, size: usize, visited: &mut u64) -> bool {
         let mut found = false;
-        self.largest_first = true;
         self.pruned(size, |g| {
             let _ = g.enumerate(0, size, &mut |g| {
                 *visited += 1;
@@ -785,7 +778,6 @@ impl<'r> MoveGen<'r> {
                 ControlFlow::Continue(())
             });
         });
-        self.largest_first = false;
         found
     }
 

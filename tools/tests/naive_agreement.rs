@@ -169,3 +169,38 @@ fn the_rules_core_lists_what_the_naive_reference_lists_for_hands_of_three_and_fo
     assert!(compared >= 200, "only {compared} positions compared");
     assert!(forced >= 20, "only {forced} positions with moves by the forced exception");
 }
+
+/// The hands of `tools/slow-positions.txt` that all go down: the rules core finds a move of the
+/// whole hand, which proves the largest size once the naive reference accepts it (in the order
+/// the rules core gives, which must be one the rules allow).
+#[test]
+fn every_whole_hand_move_of_the_slow_positions_is_valid_by_the_naive_rules() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/slow-positions.txt"))
+        .expect("tools/slow-positions.txt");
+    let mut proven = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+        let pos = Position::from_line(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        let hand = pos.hand_to_move().len();
+        if pos.movegen().largest_size() < hand {
+            continue;
+        }
+        let mut first = None;
+        let _ = pos.movegen().for_each_legal(&mut |placements| {
+            first = Some(placements.to_vec());
+            ControlFlow::Break(())
+        });
+        let placements = first.expect("a move of the whole hand");
+        assert_eq!(placements.len(), hand, "{line}");
+        let naive_pos = naive::position::Position::parse(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        let order: Vec<_> = placements
+            .iter()
+            .map(|p| (naive::geometry::parse_cell(&p.cell.to_string()).expect("a cell"), p.value))
+            .collect();
+        assert!(
+            naive::legality::valid_in_order(&naive_pos, &order),
+            "the naive rules refuse {placements:?}: {line}"
+        );
+        proven += 1;
+    }
+    assert!(proven >= 1, "no slow position proven");
+}

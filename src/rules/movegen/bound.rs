@@ -184,62 +184,47 @@ struct Line {
 fn line_capacity(board: &Board, run_limit: u8, region: &[u32], stamp: u32, line: Line, vmin: u8) -> Capacity {
     let limit = usize::from(run_limit);
     let vmin = usize::from(vmin);
-    // best[s]: (most tiles, largest total) over the ways to fill the line so far that end in a
-    // run of sum s (0: no run, or a run of zeros); `None` when no way does.
-    let mut count: [Option<usize>; MAX_LIMIT + 1] = [None; MAX_LIMIT + 1];
-    let mut sum: [Option<usize>; MAX_LIMIT + 1] = [None; MAX_LIMIT + 1];
-    count[0] = Some(0);
-    sum[0] = Some(0);
+    // count[s], sum[s]: the most tiles and the largest total over the ways to fill the line so far
+    // that end in a run of sum s (0: no run, or a run of zeros); NONE when no way does.
+    let mut count = [NONE; MAX_LIMIT + 1];
+    let mut sum = [NONE; MAX_LIMIT + 1];
+    count[0] = 0;
+    sum[0] = 0;
     for k in 0..line.len {
         let i = line.start + line.step * k;
-        let mut next_count: [Option<usize>; MAX_LIMIT + 1] = [None; MAX_LIMIT + 1];
-        let mut next_sum: [Option<usize>; MAX_LIMIT + 1] = [None; MAX_LIMIT + 1];
-        let best_count = count.iter().flatten().copied().max();
-        let best_sum = sum.iter().flatten().copied().max();
+        let mut next_count = [NONE; MAX_LIMIT + 1];
+        let mut next_sum = [NONE; MAX_LIMIT + 1];
         let cell = Cell::from_index(i);
-        if board.geometry().square_at(i) == Square::Outside {
-            next_count[0] = best_count;
-            next_sum[0] = best_sum;
-        } else if let Some(e) = board.get(cell) {
+        if let Some(e) = board.get(cell) {
             let e = usize::from(e);
-            for s in 0..=limit {
-                if s + e <= limit {
-                    next_count[s + e] = max_opt(next_count[s + e], count[s]);
-                    next_sum[s + e] = max_opt(next_sum[s + e], sum[s]);
-                }
+            if e <= limit {
+                next_count[e..=limit].copy_from_slice(&count[..=limit - e]);
+                next_sum[e..=limit].copy_from_slice(&sum[..=limit - e]);
             }
-        } else if region[i] == stamp {
-            // Left empty: the run ends.
-            next_count[0] = best_count;
-            next_sum[0] = best_sum;
-            let room = usize::from(board.room(cell, run_limit).unwrap_or(0));
-            for s in 0..=limit {
-                if s + vmin <= limit {
-                    next_count[s + vmin] = max_opt(next_count[s + vmin], count[s].map(|c| c + 1));
-                }
-                if let Some(base) = sum[s] {
-                    for v in vmin..=room.min(limit - s) {
-                        next_sum[s + v] = max_opt(next_sum[s + v], Some(base + v));
+        } else {
+            // Outside the board, or a square left empty: the run ends.
+            next_count[0] = count[..=limit].iter().copied().max().unwrap_or(NONE);
+            next_sum[0] = sum[..=limit].iter().copied().max().unwrap_or(NONE);
+            if region[i] == stamp && board.geometry().square_at(i) != Square::Outside {
+                let room = usize::from(board.room(cell, run_limit).unwrap_or(0));
+                for s in 0..=limit.saturating_sub(vmin) {
+                    if count[s] != NONE {
+                        next_count[s + vmin] = next_count[s + vmin].max(count[s] + 1);
+                    }
+                    if sum[s] != NONE {
+                        for v in vmin..=room.min(limit - s) {
+                            next_sum[s + v] = next_sum[s + v].max(sum[s] + v as i16);
+                        }
                     }
                 }
             }
-        } else {
-            next_count[0] = best_count;
-            next_sum[0] = best_sum;
         }
         count = next_count;
         sum = next_sum;
     }
-    Capacity {
-        count: count.iter().flatten().copied().max().unwrap_or(0),
-        sum: sum.iter().flatten().copied().max().unwrap_or(0),
-    }
+    let best = |a: &[i16; MAX_LIMIT + 1]| usize::try_from(a.iter().copied().max().unwrap_or(0)).unwrap_or(0);
+    Capacity { count: best(&count), sum: best(&sum) }
 }
 
-fn max_opt(a: Option<usize>, b: Option<usize>) -> Option<usize> {
-    match (a, b) {
-        (Some(x), Some(y)) => Some(x.max(y)),
-        (x, None) => x,
-        (None, y) => y,
-    }
-}
+/// No way of filling the line so far ends in that run sum.
+const NONE: i16 = -1;

@@ -180,3 +180,21 @@ pub fn valid_sets(position: &Position, hand: &[u8]) -> Vec<PlacementSet> {
     sets.sort();
     sets
 }
+
+/// Whether placing `placements` in the given order is a valid set: each tile fits when it goes
+/// down, and each tile on a `D` cell lies on a final run of 10-12 or was allowed by the forced
+/// exception at its point of the order. Checks one order only, so it proves a set valid (as when
+/// a large set, too large to enumerate, is checked) but not invalid.
+pub fn valid_in_order(position: &Position, placements: &[Placement]) -> bool {
+    let mut board = position.board.clone();
+    let mut steps = Vec::with_capacity(placements.len());
+    for &(cell, value) in placements {
+        if !fits(position, &board, cell, value) {
+            return false;
+        }
+        let forced = forced_exception_holds(position, &board, cell, value);
+        steps.push(Step { placement: (cell, value), forced });
+        board.insert(cell, value);
+    }
+    doubles_ok(position, &steps, &board)
+}
