@@ -201,3 +201,58 @@ fn a_finished_game_takes_no_more_moves_or_draws() {
     assert_eq!(game.draw(&[1, 1]), Err(DrawError::GameOver));
     assert_eq!(game.position().check(&zatre::rules::Move::pass()), Err(MoveError::GameOver));
 }
+
+/// A move of more than 32 tiles whose last tile lies on a double cell off a run of 10 to 12: the
+/// double-cell rule indexes the tiles of a move in bit masks, which must hold every tile of the
+/// game (this move once overflowed them).
+#[test]
+fn a_move_of_35_tiles_with_an_unforced_double_is_refused_for_it_not_overflowed() {
+    use zatre::rules::{Move, Placement, Square};
+    let ones_and_twos = format!("{}{}", "1".repeat(20), "2".repeat(20));
+    let pos = classic("1@h8", &[&ones_and_twos, "-"], "must_place=maximal");
+    let limit = pos.rules().limit();
+    let mut board = pos.board().clone();
+    let geometry = board.geometry();
+    let mut placements: Vec<Placement> = Vec::new();
+    // Twos, then ones, on normal cells, grown breadth-first from the centre while they fit; one 1
+    // is kept for the double cell.
+    let mut frontier = vec![geometry.centre().expect("the classic centre")];
+    let (mut ones, mut twos) = (19, 20);
+    while placements.len() < 34 {
+        let next = frontier.iter().flat_map(|&c| board.neighbours(c).collect::<Vec<_>>()).find_map(|n| {
+            let room = board
+                .room(n, limit)
+                .filter(|_| board.is_empty_cell(n) && geometry.square(n) == Square::Normal)?;
+            match (room >= 2 && twos > 0, ones > 0) {
+                (true, _) => Some((n, 2)),
+                (false, true) if room >= 1 => Some((n, 1)),
+                _ => None,
+            }
+        });
+        let (cell, value) = next.expect("room for 34 tiles");
+        if value == 2 {
+            twos -= 1;
+        } else {
+            ones -= 1;
+        }
+        board.place(cell, value);
+        placements.push(Placement { cell, value });
+        frontier.push(cell);
+    }
+    let double = frontier
+        .iter()
+        .flat_map(|&c| board.neighbours(c).collect::<Vec<_>>())
+        .find(|&n| {
+            board.is_empty_cell(n) && geometry.square(n) == Square::Double && {
+                let (h, v) = board.sums_with(n, 1);
+                h.max(v) < limit - 2
+            }
+        })
+        .expect("a double cell beside the ones, off a run of 10");
+    placements.push(Placement { cell: double, value: 1 });
+    let error = pos.check(&Move::new(placements)).expect_err("the double cell is not forced");
+    assert!(
+        matches!(error, MoveError::DoubleNotForced { cell, value: 1, .. } if cell == double),
+        "{error:?}"
+    );
+}

@@ -8,6 +8,14 @@
 //! earlier sets, and each assignment of the hand's distinct values to those cells once. Run sums
 //! are checked incrementally as tiles go down (sums only grow), so every set reached is valid but
 //! for its double cells, which are checked when the set is complete.
+//!
+//! A complete set with a tile on a double cell off a run of 10 to 12 is valid only in an order in
+//! which that tile is forced (its value fits on no normal cell when it goes down). Finding such an
+//! order is a search over the subsets of the set's tiles already down, cut short three ways: tiles
+//! that cannot open a normal cell to a forced value go down at once, unbranched; a tile that would
+//! open a cell that still fits a forced value with the whole set down must wait for that forced
+//! tile; and a forced tile that cannot be reached from the board through tiles free to go before
+//! it refuses the set outright ([`MoveGen::forced_order`]).
 
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -30,9 +38,10 @@ mod small;
 pub use extend::Extensions;
 
 /// How many sets the search for the largest size visits before a soft stop may cut it short
-/// (about a second): a safety net only. With the pruned search every position of the corpus of
-/// huge hands from real games (`tests/golden/largest.txt`, and the 1,827 positions it was sampled
-/// from) is proven within a few thousand sets, so their moves stay legal whatever the flag says.
+/// (seconds): a safety net only. With the pruned search every position of the corpus of huge hands
+/// from real games (`tests/golden/largest.txt`, the 1,827 positions it was sampled from, and
+/// `tools/slow-positions.txt`) is proven within some 20,000 sets and 10 ms, so their moves stay
+/// legal whatever the flag says.
 const SOFT_STOP_AFTER: u64 = 5_000_000;
 
 /// Hands of at most this many tiles are counted by one plain enumeration; larger ones find the
@@ -43,20 +52,24 @@ const SMALL_HAND: usize = 3;
 struct OrderSearch<'a> {
     tiles: &'a [Placement],
     /// The tiles (bits of indices into `tiles`) on double cells without a run of 10 to 12.
-    needy: u32,
+    needy: Mask,
     /// The normal cells beside the tiles'.
     beside: &'a [Cell],
     /// The tiles that can never open a normal cell to a needy tile's value: each may go down as
     /// soon as it may (see [`MoveGen::order_from`]).
-    harmless: u32,
+    harmless: Mask,
     /// For each tile, the needy tiles that must go down before it: it lies beside a normal cell
     /// that the set leaves empty and that still takes their value with the whole set down, so
     /// once it is down that cell touches the board and they can never go.
-    waits: &'a [u32],
+    waits: &'a [Mask],
 }
 
+/// A set of the tiles of a move, as bits of their indices: a move may place every tile of the
+/// game (121).
+type Mask = u128;
+
 /// Sets of tiles as bit masks.
-type MaskSet = HashSet<u32, BuildHasherDefault<MaskHasher>>;
+type MaskSet = HashSet<Mask, BuildHasherDefault<MaskHasher>>;
 
 /// Hashes a bit mask with one multiplication: SipHash would cost more than the search it serves.
 #[derive(Default)]
@@ -69,12 +82,12 @@ impl Hasher for MaskHasher {
 
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
-            self.write_u32(u32::from(b) ^ (self.0 as u32).rotate_left(8));
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         }
     }
 
-    fn write_u32(&mut self, n: u32) {
-        self.0 = u64::from(n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    fn write_u128(&mut self, n: u128) {
+        self.0 = (n as u64 ^ (n >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     }
 }
 
@@ -155,9 +168,9 @@ impl<'r> MoveGen<'r> {
     /// huge hand may be far away); one that has not goes on to its first legal move. Proving that
     /// no larger move exists (`must_place=maximum`) is cut short only after a first 5,000,000 sets
     /// (about a second), and the largest size found so far is taken, so the listing still yields
-    /// moves. A safety net: the pruned proof takes milliseconds in the hands of real games, but
-    /// made-up hands of 25 to 30 tiles on open boards can still take seconds; the move may then
-    /// place fewer tiles than the rule demands.
+    /// moves. A safety net: the pruned proof takes at most about 10 ms in the hands of real games,
+    /// but made-up hands of 25 to 30 tiles on open boards may take longer; the move may then place
+    /// fewer tiles than the rule demands.
     pub fn with_soft_stop(mut self, stop: &'r AtomicBool) -> MoveGen<'r> {
         self.soft_stop = Some(stop);
         self
@@ -340,7 +353,7 @@ impl<'r> MoveGen<'r> {
             return Doubles::Fine;
         }
         let low = self.limit - 2;
-        let mut needy: u32 = 0;
+        let mut needy: Mask = 0;
         for (i, p) in self.placed.iter().enumerate() {
             if self.board.square(p.cell) == Square::Double {
                 let scores = [Axis::Horizontal, Axis::Vertical]
@@ -429,7 +442,7 @@ impl<'r> MoveGen<'r> {
 
     /// Searches the orders of the current set for one in which every tile touches the board when
     /// it goes down and every tile in `needy` fits on no normal cell at that point.
-    fn forced_order(&mut self, needy: u32) -> Option<Vec<usize>> {
+    fn forced_order(&mut self, needy: Mask) -> Option<Vec<usize>> {
         let tiles = self.placed.clone();
         // The only normal cells a value may fit on during the search, besides those it fits on at
         // the start: the cells beside the set's, the only ones that come to touch the board.
@@ -459,8 +472,8 @@ impl<'r> MoveGen<'r> {
     }
 
     /// [`OrderSearch::waits`], with the whole set down.
-    fn waits(&self, tiles: &[Placement], needy: u32) -> Vec<u32> {
-        let mut waits = vec![0u32; tiles.len()];
+    fn waits(&self, tiles: &[Placement], needy: Mask) -> Vec<Mask> {
+        let mut waits: Vec<Mask> = vec![0; tiles.len()];
         if !self.rules.needs_neighbour() {
             return waits;
         }
@@ -485,7 +498,7 @@ impl<'r> MoveGen<'r> {
     /// and lengthens runs, which only take fits away, and makes the empty cells beside it touch
     /// the board: a tile is harmful only if one of them did not touch the board already and takes
     /// some needy value now (rooms only shrink as tiles go down, so never later if not now).
-    fn harmless(&self, tiles: &[Placement], needy: u32) -> u32 {
+    fn harmless(&self, tiles: &[Placement], needy: Mask) -> Mask {
         let smallest =
             tiles.iter().enumerate().filter(|(i, _)| needy & (1 << i) != 0).map(|(_, p)| p.value).min();
         let Some(smallest) = smallest else { return (1 << tiles.len()) - 1 };
@@ -506,18 +519,20 @@ impl<'r> MoveGen<'r> {
 
     /// A quick refusal of the order search, on the board before the set: whether each needy tile
     /// can be reached from the board through tiles that need not wait for it.
-    fn needy_reachable(&self, tiles: &[Placement], needy: u32, waits: &[u32]) -> bool {
+    fn needy_reachable(&self, tiles: &[Placement], needy: Mask, waits: &[Mask]) -> bool {
         if !self.rules.needs_neighbour() {
             return true;
         }
         let n = tiles.len();
-        let starts = (0..n).filter(|&i| self.touches(tiles[i].cell)).fold(0u32, |m, i| m | 1 << i);
-        let beside: Vec<u32> = (0..n)
-            .map(|i| (0..n).filter(|&j| adjacent(tiles[i].cell, tiles[j].cell)).fold(0u32, |m, j| m | 1 << j))
+        let starts = (0..n).filter(|&i| self.touches(tiles[i].cell)).fold(0, |m: Mask, i| m | 1 << i);
+        let beside: Vec<Mask> = (0..n)
+            .map(|i| {
+                (0..n).filter(|&j| adjacent(tiles[i].cell, tiles[j].cell)).fold(0, |m: Mask, j| m | 1 << j)
+            })
             .collect();
         (0..n).filter(|d| needy & (1 << d) != 0).all(|d| {
             let allowed =
-                (0..n).filter(|&j| j != d && waits[j] & (1 << d) == 0).fold(0u32, |m, j| m | 1 << j);
+                (0..n).filter(|&j| j != d && waits[j] & (1 << d) == 0).fold(0, |m: Mask, j| m | 1 << j);
             let mut reached = starts & allowed;
             loop {
                 let grown = (0..n)
@@ -546,7 +561,7 @@ impl<'r> MoveGen<'r> {
     fn may_go(
         &mut self,
         search: &OrderSearch<'_>,
-        mask: u32,
+        mask: Mask,
         i: usize,
         fits_normal: &mut [Option<bool>; VALUES],
     ) -> bool {
@@ -566,7 +581,7 @@ impl<'r> MoveGen<'r> {
     }
 
     /// One step of [`MoveGen::forced_order`]: the tiles of `mask` are down; `failed` holds the
-    /// masks from which no order goes on (only those visited: up to 30 tiles).
+    /// masks from which no order goes on (only those visited).
     ///
     /// Harmless tiles that may go down go at once, without branching: moved to the front of any
     /// order that completes, a harmless tile leaves every later tile touching the board and opens
@@ -574,12 +589,12 @@ impl<'r> MoveGen<'r> {
     fn order_from(
         &mut self,
         search: &OrderSearch<'_>,
-        mut mask: u32,
+        mut mask: Mask,
         failed: &mut MaskSet,
         order: &mut Vec<usize>,
     ) -> bool {
         let tiles = search.tiles;
-        let full = (1u32 << tiles.len()) - 1;
+        let full: Mask = (1 << tiles.len()) - 1;
         let at = order.len();
         let mut fits_normal: [Option<bool>; VALUES] = [None; VALUES];
         let mut progress = true;
@@ -610,7 +625,7 @@ impl<'r> MoveGen<'r> {
     fn branch(
         &mut self,
         search: &OrderSearch<'_>,
-        mask: u32,
+        mask: Mask,
         failed: &mut MaskSet,
         order: &mut Vec<usize>,
     ) -> bool {
