@@ -39,7 +39,7 @@ pub use extend::Extensions;
 
 /// How many sets the search for the largest size visits before a soft stop may cut it short
 /// (seconds): a safety net only. With the pruned search every position of the corpus of huge hands
-/// from real games (`tests/golden/largest.txt`, the 1,827 positions it was sampled from, and
+/// from real games (`tests/golden/largest.txt`, the README's 2,000 positions, and
 /// `tools/slow-positions.txt`) is proven within some 20,000 sets and 10 ms, so their moves stay
 /// legal whatever the flag says.
 const SOFT_STOP_AFTER: u64 = 5_000_000;
@@ -167,10 +167,10 @@ impl<'r> MoveGen<'r> {
     /// a legal move ends at the next set it visits (rather than at the next legal move, which in a
     /// huge hand may be far away); one that has not goes on to its first legal move. Proving that
     /// no larger move exists (`must_place=maximum`) is cut short only after a first 5,000,000 sets
-    /// (about a second), and the largest size found so far is taken, so the listing still yields
-    /// moves. A safety net: the pruned proof takes at most about 10 ms in the hands of real games,
-    /// but made-up hands of 25 to 30 tiles on open boards may take longer; the move may then place
-    /// fewer tiles than the rule demands.
+    /// (seconds), and the largest size found so far is taken, so the listing still yields moves. A
+    /// safety net: the pruned proof takes at most about 10 ms in the hands of real games, but
+    /// made-up hands on open boards may take longer; the move may then place fewer tiles than the
+    /// rule demands.
     pub fn with_soft_stop(mut self, stop: &'r AtomicBool) -> MoveGen<'r> {
         self.soft_stop = Some(stop);
         self
