@@ -68,6 +68,21 @@ struct OrderSearch<'a> {
 /// game (121).
 type Mask = u128;
 
+/// Tile `i` alone, as a mask.
+fn bit(i: usize) -> Mask {
+    1 << i
+}
+
+/// Whether `mask` holds tile `i`.
+fn holds(mask: Mask, i: usize) -> bool {
+    mask & bit(i) != 0
+}
+
+/// The tiles among `0..n` for which `pred` holds.
+fn mask_where(n: usize, pred: impl Fn(usize) -> bool) -> Mask {
+    (0..n).filter(|&i| pred(i)).fold(0, |m, i| m | bit(i))
+}
+
 /// Sets of tiles as bit masks.
 type MaskSet = HashSet<Mask, BuildHasherDefault<MaskHasher>>;
 
@@ -360,7 +375,7 @@ impl<'r> MoveGen<'r> {
                     .into_iter()
                     .any(|axis| self.board.run_through(p.cell, axis).0 >= low);
                 if !scores {
-                    needy |= 1 << i;
+                    needy |= bit(i);
                 }
             }
         }
@@ -377,7 +392,7 @@ impl<'r> MoveGen<'r> {
         // put down only shrink the room of the cells beside their runs).
         self.ensure_base_fits();
         let fits = self.base_fits.as_ref().expect("computed just above");
-        for i in (0..self.placed.len()).filter(|i| needy & (1 << i) != 0) {
+        for i in (0..self.placed.len()).filter(|&i| holds(needy, i)) {
             let value = self.placed[i].value;
             let always = fits[usize::from(value)].iter().copied().find(|&c| {
                 self.board.is_empty_cell(c)
@@ -485,11 +500,7 @@ impl<'r> MoveGen<'r> {
                 .filter_map(|c| self.board.room(c, self.limit))
                 .max();
             let Some(room) = room else { continue };
-            for (d, q) in tiles.iter().enumerate() {
-                if d != j && needy & (1 << d) != 0 && q.value <= room {
-                    waits[j] |= 1 << d;
-                }
-            }
+            waits[j] = mask_where(tiles.len(), |d| d != j && holds(needy, d) && tiles[d].value <= room);
         }
         waits
     }
@@ -499,22 +510,16 @@ impl<'r> MoveGen<'r> {
     /// the board: a tile is harmful only if one of them did not touch the board already and takes
     /// some needy value now (rooms only shrink as tiles go down, so never later if not now).
     fn harmless(&self, tiles: &[Placement], needy: Mask) -> Mask {
-        let smallest =
-            tiles.iter().enumerate().filter(|(i, _)| needy & (1 << i) != 0).map(|(_, p)| p.value).min();
-        let Some(smallest) = smallest else { return (1 << tiles.len()) - 1 };
+        let n = tiles.len();
+        let smallest = (0..n).filter(|&i| holds(needy, i)).map(|i| tiles[i].value).min();
+        let Some(smallest) = smallest else { return mask_where(n, |_| true) };
         let opens = |c: Cell| {
             self.board.square(c) == Square::Normal
                 && self.board.is_empty_cell(c)
                 && !self.touches(c)
                 && self.board.room(c, self.limit).is_some_and(|room| smallest <= room)
         };
-        let mut harmless = 0;
-        for (i, p) in tiles.iter().enumerate() {
-            if !self.board.neighbours(p.cell).any(opens) {
-                harmless |= 1 << i;
-            }
-        }
-        harmless
+        mask_where(n, |i| !self.board.neighbours(tiles[i].cell).any(opens))
     }
 
     /// A quick refusal of the order search, on the board before the set: whether each needy tile
@@ -524,26 +529,22 @@ impl<'r> MoveGen<'r> {
             return true;
         }
         let n = tiles.len();
-        let starts = (0..n).filter(|&i| self.touches(tiles[i].cell)).fold(0, |m: Mask, i| m | 1 << i);
-        let beside: Vec<Mask> = (0..n)
-            .map(|i| {
-                (0..n).filter(|&j| adjacent(tiles[i].cell, tiles[j].cell)).fold(0, |m: Mask, j| m | 1 << j)
-            })
-            .collect();
-        (0..n).filter(|d| needy & (1 << d) != 0).all(|d| {
-            let allowed =
-                (0..n).filter(|&j| j != d && waits[j] & (1 << d) == 0).fold(0, |m: Mask, j| m | 1 << j);
+        let starts = mask_where(n, |i| self.touches(tiles[i].cell));
+        // The tiles next to each tile.
+        let touching: Vec<Mask> =
+            (0..n).map(|i| mask_where(n, |j| adjacent(tiles[i].cell, tiles[j].cell))).collect();
+        (0..n).filter(|&d| holds(needy, d)).all(|d| {
+            let allowed = mask_where(n, |j| j != d && !holds(waits[j], d));
             let mut reached = starts & allowed;
             loop {
-                let grown = (0..n)
-                    .filter(|&j| reached & (1 << j) != 0)
-                    .fold(reached, |m, j| m | (beside[j] & allowed));
+                let grown =
+                    (0..n).filter(|&j| holds(reached, j)).fold(reached, |m, j| m | (touching[j] & allowed));
                 if grown == reached {
                     break;
                 }
                 reached = grown;
             }
-            starts & (1 << d) != 0 || beside[d] & reached != 0
+            holds(starts, d) || touching[d] & reached != 0
         })
     }
 
@@ -566,10 +567,10 @@ impl<'r> MoveGen<'r> {
         fits_normal: &mut [Option<bool>; VALUES],
     ) -> bool {
         let p = search.tiles[i];
-        if mask & (1 << i) != 0 || search.waits[i] & !mask != 0 || !self.touches(p.cell) {
+        if holds(mask, i) || search.waits[i] & !mask != 0 || !self.touches(p.cell) {
             return false;
         }
-        if search.needy & (1 << i) == 0 {
+        if !holds(search.needy, i) {
             return true;
         }
         let v = usize::from(p.value);
@@ -594,16 +595,16 @@ impl<'r> MoveGen<'r> {
         order: &mut Vec<usize>,
     ) -> bool {
         let tiles = search.tiles;
-        let full: Mask = (1 << tiles.len()) - 1;
+        let full = mask_where(tiles.len(), |_| true);
         let at = order.len();
         let mut fits_normal: [Option<bool>; VALUES] = [None; VALUES];
         let mut progress = true;
         while progress && mask != full {
             progress = false;
-            for i in (0..tiles.len()).filter(|i| search.harmless & (1 << i) != 0) {
+            for i in (0..tiles.len()).filter(|&i| holds(search.harmless, i)) {
                 if self.may_go(search, mask, i, &mut fits_normal) {
                     self.board.place(tiles[i].cell, tiles[i].value);
-                    mask |= 1 << i;
+                    mask |= bit(i);
                     order.push(i);
                     fits_normal = [None; VALUES];
                     progress = true;
@@ -634,8 +635,8 @@ impl<'r> MoveGen<'r> {
         let mut fits_normal: [Option<bool>; VALUES] = [None; VALUES];
         // Needy tiles first: each tile put down may open normal cells they would then fit on.
         let needy = search.needy;
-        let needy_first = (0..tiles.len()).filter(|i| needy & (1 << i) != 0);
-        let others = (0..tiles.len()).filter(|i| needy & (1 << i) == 0);
+        let needy_first = (0..tiles.len()).filter(|&i| holds(needy, i));
+        let others = (0..tiles.len()).filter(|&i| !holds(needy, i));
         for i in needy_first.chain(others) {
             if !self.may_go(search, mask, i, &mut fits_normal) {
                 continue;
@@ -643,7 +644,7 @@ impl<'r> MoveGen<'r> {
             let p = tiles[i];
             self.board.place(p.cell, p.value);
             order.push(i);
-            let done = self.order_from(search, mask | (1 << i), failed, order);
+            let done = self.order_from(search, mask | bit(i), failed, order);
             self.board.remove(p.cell);
             if done {
                 return true;
