@@ -174,3 +174,36 @@ fn status_agrees_with_the_rules_core_over_whole_games() {
         }
     }
 }
+
+/// The share of the game still to come starts near 1, never grows as the game goes on, and is 0
+/// once the game is over; with `rounds` it runs out with the rounds.
+#[test]
+fn the_share_of_the_game_left_falls_from_one_to_zero() {
+    for (variant, players, options) in [
+        (Variant::Classic, 2, &[][..]),
+        (Variant::Classic, 4, &[][..]),
+        (Variant::Classic, 2, &[("rounds", "3")][..]),
+        (Variant::Dice, 2, &[][..]),
+        (Variant::Kids, 3, &[][..]),
+    ] {
+        for seed in 0..3 {
+            let mut shares = Vec::new();
+            let end =
+                random_game(rules(variant, players, options), seed, |pos| shares.push(pos.game_left_share()));
+            let first = shares[0];
+            assert!(first > 0.95, "{variant:?} {players} {options:?} starts at {first}");
+            for pair in shares.windows(2) {
+                assert!(pair[1] <= pair[0], "{variant:?} {players} {options:?}: {shares:?}");
+            }
+            assert_eq!(end.game_left_share(), 0.0);
+            if options.is_empty() && variant == Variant::Classic {
+                // Halfway through the bag is halfway through the game.
+                let half = shares.iter().position(|&s| s <= 0.5).expect("the game runs to its end");
+                assert!(
+                    (40..=80).contains(&half),
+                    "{variant:?} {players}: half the game left at step {half}"
+                );
+            }
+        }
+    }
+}

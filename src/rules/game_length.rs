@@ -5,6 +5,11 @@
 
 use super::options::Variant;
 use super::position::Position;
+use super::tiles::Tiles;
+
+/// The share of a dice or kids' board still empty when a game ends: greedy games end with about
+/// 37% of the cells empty.
+const UNUSED_CELLS: f64 = 0.37;
 
 impl Position {
     /// Game turns (every player's) still to be played from this position, roughly; 0 once the
@@ -18,10 +23,9 @@ impl Position {
             Variant::Classic => (self.bag().len() as f64 / 2.0).ceil(),
             Variant::Dice | Variant::Kids => {
                 let board = self.board();
-                // Greedy games end with about 37% of the cells still empty.
                 let cells = board.geometry().cells();
                 let empty = cells.iter().filter(|&&c| board.is_empty_cell(c)).count();
-                ((empty as f64 - 0.37 * cells.len() as f64) / 2.0).max(1.0)
+                ((empty as f64 - UNUSED_CELLS * cells.len() as f64) / 2.0).max(1.0)
             }
         };
         if rules.rounds > 0 {
@@ -30,6 +34,27 @@ impl Position {
             return by_material.min((total - played).max(0.0));
         }
         by_material
+    }
+
+    /// How much of the game is still to come, from 1 at its start to 0 at its end: the turns left
+    /// ([`Position::turns_left_estimate`]) over the turns of a whole game by the same estimate
+    /// (the classic bag of 121 tiles two at a time; the cells a dice or kids' game fills), capped
+    /// by the `rounds` option like the turns left.
+    pub fn game_left_share(&self) -> f64 {
+        let rules = self.rules();
+        let whole = match rules.variant {
+            Variant::Classic => (Tiles::classic_bag().len() as f64 / 2.0).ceil(),
+            Variant::Dice | Variant::Kids => {
+                let cells = self.board().geometry().cells().len() as f64;
+                ((1.0 - UNUSED_CELLS) * cells / 2.0).max(1.0)
+            }
+        };
+        let whole = if rules.rounds > 0 {
+            whole.min(f64::from(rules.rounds) * f64::from(rules.players))
+        } else {
+            whole
+        };
+        (self.turns_left_estimate() / whole).clamp(0.0, 1.0)
     }
 
     /// The turns the player to move still has, roughly (at least 1 while the game runs).

@@ -15,8 +15,14 @@ use crate::rules::{Position, Rules, Sheet, Variant};
 /// the final scores of self-played games.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Weights {
-    /// Per own turn: the chance of an entry in the 10, 11, 12 columns and of a mark.
+    /// Per own turn at the end of the game: the chance of an entry in the 10, 11, 12 columns and
+    /// of a mark.
     pub rates: [f64; 4],
+    /// How much higher each rate is at the start of the game than at its end: the rate of a turn
+    /// is `rates + slopes * s`, `s` the share of the game still to come
+    /// ([`Position::game_left_share`]), falling to `rates` at the end. (Self-played games make
+    /// crosses twice as often in their first half as in their last, and 10s half as often again.)
+    pub slopes: [f64; 4],
     /// The mean value of a future entry of each sum column (two runs of one sum in a move are
     /// rare).
     pub mean_entry: [f64; 3],
@@ -32,10 +38,29 @@ pub struct Weights {
 /// hand 0.3); the mean entries are the measured ones. The kept tiles' weight above 1 is what the
 /// outcomes say: kept tiles go with a closing board and more kept tiles to come.
 const CLASSIC: Weights = Weights {
-    rates: [0.394, 0.458, 0.593, 0.345],
+    rates: [0.289, 0.407, 0.617, 0.204],
     mean_entry: [1.06, 2.15, 4.9],
     mark_factor: 2.0,
-    hand: 2.116,
+    hand: 1.760,
+    slopes: [0.313, 0.119, 0.038, 0.341],
+};
+/// Classic, three players: fitted by `zatre-fit --players 3 --games 300 --holdout 100 --seed 1
+/// --nodes 20000` to the games of the engine with the two-player weights.
+const CLASSIC_3: Weights = Weights {
+    rates: [0.260, 0.364, 0.683, 0.273],
+    mean_entry: [1.06, 2.15, 4.9],
+    mark_factor: 2.0,
+    hand: 1.784,
+    slopes: [0.316, 0.092, 0.030, 0.295],
+};
+/// Classic, four players or more: fitted by `zatre-fit --players 4 --games 300 --holdout 100
+/// --seed 1 --nodes 20000` to the games of the engine with the two-player weights.
+const CLASSIC_4: Weights = Weights {
+    rates: [0.284, 0.332, 0.655, 0.309],
+    mean_entry: [1.06, 2.15, 4.9],
+    mark_factor: 2.0,
+    hand: 1.910,
+    slopes: [0.329, 0.259, 0.063, 0.111],
 };
 /// Dice: fitted by `zatre-fit --variant dice --games 400 --holdout 200 --seed 1 --nodes 20000` to
 /// the games of the engine with the weights before (rates 0.36, 0.36, 0.53, 0.40 and mark factor
@@ -45,14 +70,19 @@ const DICE: Weights = Weights {
     mean_entry: [1.06, 2.15, 4.9],
     mark_factor: 1.995,
     hand: 0.0,
+    slopes: [0.0; 4],
 };
 
 impl Weights {
-    /// The weights `go` uses in a variant.
-    pub fn of(variant: Variant) -> Weights {
-        match variant {
-            Variant::Dice => DICE,
-            _ => CLASSIC,
+    /// The weights `go` uses under these rules: the classic game has a set for two players (and
+    /// one), three, and four or more (the more players, the more crowded the board between one's
+    /// turns); the dice game one set.
+    pub fn of(rules: &Rules) -> Weights {
+        match (rules.variant, rules.players) {
+            (Variant::Dice, _) => DICE,
+            (_, 0..=2) => CLASSIC,
+            (_, 3) => CLASSIC_3,
+            _ => CLASSIC_4,
         }
     }
 
@@ -61,18 +91,33 @@ impl Weights {
         let mut v = self.rates.to_vec();
         v.extend(self.mean_entry);
         v.extend([self.mark_factor, self.hand]);
+        v.extend(self.slopes);
         v
     }
 
-    /// The inverse of [`Weights::to_vec`]; `None` when `v` has not 9 numbers.
+    /// The inverse of [`Weights::to_vec`]; `None` when `v` has not 13 numbers.
     pub fn from_slice(v: &[f64]) -> Option<Weights> {
-        let v: &[f64; 9] = v.try_into().ok()?;
+        let v: &[f64; 13] = v.try_into().ok()?;
         Some(Weights {
             rates: [v[0], v[1], v[2], v[3]],
             mean_entry: [v[4], v[5], v[6]],
             mark_factor: v[7],
             hand: v[8],
+            slopes: [v[9], v[10], v[11], v[12]],
         })
+    }
+
+    /// Whether every number is one a rate, value or factor can be: the rates at the end and at the
+    /// start of the game (`rates + slopes`) not negative, nor the values, a mark at least 1.
+    pub fn is_sound(&self) -> bool {
+        let rates = self.rates.iter().zip(&self.slopes).all(|(&r, &s)| r >= 0.0 && r + s >= 0.0);
+        rates && self.mean_entry.iter().all(|&m| m >= 0.0) && self.mark_factor >= 1.0 && self.hand >= 0.0
+    }
+
+    /// The mean rates of the turns still to come, when a share `left` of the game is: the rate
+    /// falls linearly from `rates + slopes * left` now to `rates` at the end.
+    fn mean_rates(&self, left: f64) -> [f64; 4] {
+        std::array::from_fn(|j| (self.rates[j] + self.slopes[j] * left / 2.0).max(0.0))
     }
 }
 
@@ -100,10 +145,11 @@ struct Outlook {
     marks: f64,
 }
 
-/// A sheet's equity without the hand, given the turns its seats still have.
-fn turns_equity(rules: &Rules, sheet: &Sheet, turns: f64, w: &Weights) -> f64 {
+/// A sheet's equity without the hand, given the turns its seats still have and the share of the
+/// game still to come.
+fn turns_equity(rules: &Rules, sheet: &Sheet, turns: f64, left: f64, w: &Weights) -> f64 {
     let t = turns.max(0.0);
-    let r = w.rates;
+    let r = w.mean_rates(left);
     let outlook = Outlook { entries: [r[0] * t, r[1] * t, r[2] * t], marks: r[3] * t };
     sheet_equity(rules, sheet, &outlook, w)
 }
@@ -170,7 +216,7 @@ fn poisson_tails(lambda: f64) -> Vec<f64> {
 
 /// The equity of every sheet: what the search expects each to be worth at the end.
 pub(crate) fn equities(pos: &Position) -> Vec<f64> {
-    equities_with(pos, &Weights::of(pos.rules().variant))
+    equities_with(pos, &Weights::of(pos.rules()))
 }
 
 /// [`equities`] under other weights: what `zatre-fit` compares with the final scores.
@@ -178,12 +224,13 @@ pub fn equities_with(pos: &Position, w: &Weights) -> Vec<f64> {
     let rules = pos.rules();
     let game = pos.turns_left_estimate();
     let turns = sheet_turns(pos, game);
+    let left = pos.game_left_share();
     let hand_weight = if game <= f64::from(rules.players) { 1.0 } else { w.hand };
     pos.sheets()
         .iter()
         .enumerate()
         .map(|(i, sheet)| {
-            let mut e = turns_equity(rules, sheet, turns[i], w);
+            let mut e = turns_equity(rules, sheet, turns[i], left, w);
             if rules.variant == Variant::Classic {
                 let pips: u32 = (0..usize::from(rules.players))
                     .filter(|&s| rules.sheet_of_seat(s) == i)
@@ -201,14 +248,15 @@ pub fn equities_with(pos: &Position, w: &Weights) -> Vec<f64> {
 /// actually brought.
 pub(crate) fn turn_worth(pos: &Position) -> Vec<f64> {
     let rules = pos.rules();
-    let w = Weights::of(rules.variant);
+    let w = Weights::of(rules);
     let turns = sheet_turns(pos, pos.turns_left_estimate());
+    let left = pos.game_left_share();
     pos.sheets()
         .iter()
         .enumerate()
         .map(|(i, sheet)| {
             let t = turns[i].max(1.0);
-            turns_equity(rules, sheet, t, &w) - turns_equity(rules, sheet, t - 1.0, &w)
+            turns_equity(rules, sheet, t, left, &w) - turns_equity(rules, sheet, t - 1.0, left, &w)
         })
         .collect()
 }

@@ -87,7 +87,7 @@ fn run(cli: &Cli) -> Result<(), String> {
     };
     let samples = play(&plan(cli.games, cli.seed), "fitted games");
     let held = play(&plan(cli.holdout, cli.seed.wrapping_add(cli.games as u64)), "held-out games");
-    let start = Weights::of(variant);
+    let start = Weights::of(&rules);
     let found = fit(&samples, &start, &free, cli.max_evaluations, cli.jobs);
     println!(
         "{} games ({} {} players, {} at nodes {}, seeds {}..): {} positions",
@@ -145,10 +145,11 @@ fn play(plan: &Plan, what: &str) -> Vec<Sample> {
 fn rust(w: &Weights) -> String {
     let list = |v: &[f64]| v.iter().map(|x| format!("{x:.3}")).collect::<Vec<_>>().join(", ");
     format!(
-        "Weights {{ rates: [{}], mean_entry: [{}], mark_factor: {:.3}, hand: {:.3} }}",
+        "Weights {{ rates: [{}], mean_entry: [{}], mark_factor: {:.3}, hand: {:.3}, slopes: [{}] }}",
         list(&w.rates),
         list(&w.mean_entry),
         w.mark_factor,
-        w.hand
+        w.hand,
+        list(&w.slopes)
     )
 }

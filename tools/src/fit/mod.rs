@@ -95,7 +95,7 @@ pub fn huber(e: f64) -> f64 {
 /// The mean [`huber`] loss of the evaluation's prediction of the final scores, over every sheet
 /// of every sample, under `w`; infinite when a weight is negative (no rate or value can be).
 pub fn loss(samples: &[Sample], w: &Weights, jobs: usize) -> f64 {
-    if w.to_vec().iter().any(|&x| x < 0.0) || w.mark_factor < 1.0 {
+    if !w.is_sound() {
         return f64::INFINITY;
     }
     let chunk = samples.len().div_ceil(jobs.max(1)).max(1);
@@ -131,8 +131,8 @@ pub fn loss(samples: &[Sample], w: &Weights, jobs: usize) -> f64 {
 /// halved and an entry worth double predict nearly the same).
 pub fn free_weights(variant: Variant) -> Vec<usize> {
     match variant {
-        Variant::Classic => vec![0, 1, 2, 3, 8],
-        Variant::Dice => vec![0, 1, 2, 3, 7],
+        Variant::Classic => vec![0, 1, 2, 3, 8, 9, 10, 11, 12],
+        Variant::Dice => vec![0, 1, 2, 3, 7, 9, 10, 11, 12],
         Variant::Kids => Vec::new(),
     }
 }
@@ -244,15 +244,17 @@ mod tests {
     fn the_fit_recovers_the_weights_that_made_the_scores() {
         let rules =
             Rules::with_options(Variant::Classic, 2, Vec::<(&str, &str)>::new()).expect("the default rules");
+        let classic = Weights::of(&rules);
         let plan =
             Plan { rules, games: 6, seed: 3, strategy: Strategy::Greedy, limits: Limits::default(), jobs: 2 };
-        let truth = Weights { rates: [0.5, 0.3, 0.65, 0.3], hand: 0.8, ..Weights::of(Variant::Classic) };
+        let truth =
+            Weights { rates: [0.5, 0.3, 0.65, 0.3], hand: 0.8, slopes: [0.2, 0.0, 0.1, 0.4], ..classic };
         let samples: Vec<Sample> = generate(&plan, &|| {})
             .into_iter()
             .map(|s| Sample { finals: equities_with(&s.position, &truth), position: s.position })
             .collect();
         assert!(samples.len() > 300, "{} samples", samples.len());
-        let start = Weights::of(Variant::Classic);
+        let start = classic;
         let found = fit(&samples, &start, &free_weights(Variant::Classic), 3000, 2);
         assert!(found.start_loss > 1.0, "today's weights already fit: {}", found.start_loss);
         assert!(found.loss < 1e-4 * found.start_loss, "{found:?}");
