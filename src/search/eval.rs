@@ -3,10 +3,11 @@
 //!
 //! A sheet's equity is what its entries will probably be worth at the end ([`sheet_equity`]) under
 //! an outlook built from the turns its seats still have (from the bag in the classic game, from the
-//! empty cells in the dice games, capped by the `rounds` option) and per-turn entry rates; classic
-//! kept tiles cost their pips times a fitted weight while more than a round is left (2.1: kept
-//! tiles go with a closing board and more kept tiles to come), their pips in the last round. The
-//! numbers it rests on are [`Weights`].
+//! empty cells in the dice games, capped by the `rounds` option) and per-turn entry rates, which
+//! in the classic game fall as the game goes on; classic kept tiles cost their pips times a fitted
+//! weight while more than a round is left (1.8: kept tiles go with a closing board and more kept
+//! tiles to come), their pips in the last round. The numbers it rests on are [`Weights`], one set
+//! per variant and, in the classic game, per number of players.
 
 use crate::rules::{Position, Rules, Sheet, Variant};
 
@@ -20,8 +21,9 @@ pub struct Weights {
     pub rates: [f64; 4],
     /// How much higher each rate is at the start of the game than at its end: the rate of a turn
     /// is `rates + slopes * s`, `s` the share of the game still to come
-    /// ([`Position::game_left_share`]), falling to `rates` at the end. (Self-played games make
-    /// crosses twice as often in their first half as in their last, and 10s half as often again.)
+    /// ([`Position::game_left_share`]), falling to `rates` at the end. (In self-played games,
+    /// crosses come about twice as often in the first half of the game as in the last, and 10s
+    /// about half as often again.)
     pub slopes: [f64; 4],
     /// The mean value of a future entry of each sum column (two runs of one sum in a move are
     /// rare).
@@ -33,10 +35,11 @@ pub struct Weights {
     pub hand: f64,
 }
 
-/// Classic: fitted by `zatre-fit --games 400 --holdout 200 --seed 1 --nodes 20000` to the games of
-/// the engine with the weights before (rates 0.40, 0.40, 0.55, 0.40 measured in greedy self-play,
-/// hand 0.3); the mean entries are the measured ones. The kept tiles' weight above 1 is what the
-/// outcomes say: kept tiles go with a closing board and more kept tiles to come.
+/// Classic, two players (and one): fitted by `zatre-fit --games 400 --holdout 200 --seed 1 --nodes
+/// 20000` to the games of the engine with the weights before (b5bfc60: no slopes, rates 0.394,
+/// 0.458, 0.593, 0.345, themselves fitted to the games of hand-set weights); the mean entries are
+/// the measured ones. The kept tiles' weight above 1 is what the outcomes say: kept tiles go with
+/// a closing board and more kept tiles to come. What each fit was worth: tools/STRENGTH.md.
 const CLASSIC: Weights = Weights {
     rates: [0.289, 0.407, 0.617, 0.204],
     mean_entry: [1.06, 2.15, 4.9],
@@ -64,7 +67,7 @@ const CLASSIC_4: Weights = Weights {
 };
 /// Dice: fitted by `zatre-fit --variant dice --games 400 --holdout 200 --seed 1 --nodes 20000` to
 /// the games of the engine with the weights before (rates 0.36, 0.36, 0.53, 0.40 and mark factor
-/// 2.15, measured in greedy self-play).
+/// 2.15, measured in greedy self-play). No slopes: fitted ones played no better (tools/STRENGTH.md).
 const DICE: Weights = Weights {
     rates: [0.415, 0.498, 0.632, 0.291],
     mean_entry: [1.06, 2.15, 4.9],
