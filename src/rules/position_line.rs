@@ -95,6 +95,14 @@ impl Position {
         if !(1..=usize::from(players)).contains(&tomove) {
             return Err(bad("tomove", format!("seat {tomove} is not one of 1 to {players}")));
         }
+        // Seat 1 plays turn 1 and the seats follow in order, so the turn names the seat to move.
+        let seat_of_turn = (pos.turn - 1) as usize % usize::from(players) + 1;
+        if tomove != seat_of_turn {
+            return Err(bad(
+                "tomove",
+                format!("turn {} is seat {seat_of_turn}'s, not seat {tomove}'s", pos.turn),
+            ));
+        }
         pos.to_move = tomove - 1;
         pos.phase = match field("phase")? {
             "draw" => Phase::Draw,

@@ -63,13 +63,14 @@ pub fn classic(board: &str, hands: &[&str], options: &str) -> Position {
     let counts: Vec<String> = (1..=6).map(|v| bag.count(v).to_string()).collect();
     let sheets = vec!["none"; hands.len()].join(";");
     let board = if board.is_empty() { "-" } else { board };
+    // Seat 1 to move: turn 1 on an empty board, else the first turn of the third round.
+    let turn = if board == "-" { 1 } else { 2 * hands.len() + 1 };
     let line = format!(
-        "variant=classic players={} {options} turn=5 tomove=1 phase=place board={board} bag={} hands={} sheets={sheets}",
+        "variant=classic players={} {options} turn={turn} tomove=1 phase=place board={board} bag={} hands={} sheets={sheets}",
         hands.len(),
         counts.join(","),
         hands.join("/")
     );
-    let line = if board == "-" { line.replace("turn=5", "turn=1") } else { line };
     Position::from_line(&line).unwrap_or_else(|e| panic!("{e}: {line}"))
 }
 
