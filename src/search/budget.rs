@@ -86,6 +86,11 @@ impl<'a> Budget<'a> {
         self.nodes.fetch_add(nodes, Ordering::Relaxed);
     }
 
+    /// The node limit, if any.
+    pub(crate) fn node_limit(&self) -> Option<u64> {
+        self.limits.nodes
+    }
+
     /// The nodes spent so far.
     pub(crate) fn nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)

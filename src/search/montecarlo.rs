@@ -238,9 +238,9 @@ impl Sim {
     }
 }
 
-/// Stage 1: every legal move valued by the evaluation after it, the best `size` kept (the greedy
-/// move always among them). Returns them best first and the moves scanned.
-fn shortlist(root: &Root, size: usize, stop: &AtomicBool) -> (Vec<Candidate>, u64) {
+/// Stage 1: every legal move (the first `cap` of them) valued by the evaluation after it, the best
+/// `size` kept (the greedy move always among them). Returns them best first and the moves scanned.
+fn shortlist(root: &Root, size: usize, cap: u64, stop: &AtomicBool) -> (Vec<Candidate>, u64) {
     let pos = &root.pos;
     let rules = pos.rules();
     let sheet = &pos.sheets()[root.me];
@@ -248,20 +248,15 @@ fn shortlist(root: &Root, size: usize, stop: &AtomicBool) -> (Vec<Candidate>, u6
     let mut all: Vec<Candidate> = Vec::new();
     // The greedy move, found in the same scan: (gain, points left open, index in `all`).
     let mut greedy: Option<(i64, u32, usize)> = None;
-    let scanned = for_each_scored(
-        pos,
-        root.choices(),
-        Stop::Answer(stop),
-        SHORTLIST_SCAN,
-        &mut |board, placements, score| {
+    let scanned =
+        for_each_scored(pos, root.choices(), Stop::Answer(stop), cap, &mut |board, placements, score| {
             let open = open_points(rules, board, placements);
             let gain = gain_of(rules, sheet, score, placements);
             if greedy.is_none_or(|(g, o, _)| (gain, std::cmp::Reverse(open)) > (g, std::cmp::Reverse(o))) {
                 greedy = Some((gain, open, all.len()));
             }
             all.push(Candidate::of(root, &before, placements, open));
-        },
-    );
+        });
     let greedy_move = greedy.map(|(_, _, i)| all[i].placements.clone());
     all.sort_by(|a, b| b.static_value.total_cmp(&a.static_value));
     let greedy_index = greedy_move.and_then(|g| all.iter().position(|c| c.placements == g));
@@ -408,9 +403,11 @@ pub(crate) fn search(
 }
 
 /// Stage 1: the shortlist, long enough for `multipv` candidates, counted in the budget; `None`
-/// when there is no move at all.
+/// when there is no move at all. A node limit below [`SHORTLIST_SCAN`] bounds the scan too (one
+/// move at least): the search then ends with the best of the moves it scanned.
 fn shortlist_stage(root: &Root, multipv: usize, budget: &Budget<'_>) -> Option<Vec<Candidate>> {
-    let (cands, scanned) = shortlist(root, SHORTLIST.max(multipv), budget.stop_flag());
+    let cap = budget.node_limit().map_or(SHORTLIST_SCAN, |n| n.clamp(1, SHORTLIST_SCAN));
+    let (cands, scanned) = shortlist(root, SHORTLIST.max(multipv), cap, budget.stop_flag());
     budget.spend(scanned);
     (!cands.is_empty()).then_some(cands)
 }
@@ -580,7 +577,7 @@ mod tests {
         let mut checked = 0;
         for pos in bench_positions() {
             let root = Root::new(&pos, None);
-            let (cands, _) = shortlist(&root, 3, &stop);
+            let (cands, _) = shortlist(&root, 3, SHORTLIST_SCAN, &stop);
             for cand in &cands {
                 let mut after = pos.clone();
                 after.play(&Move::new(cand.placements.clone())).unwrap();
@@ -618,7 +615,7 @@ mod tests {
         let budget = Budget::new(&UNLIMITED, None, &stop);
         for pos in bench_positions() {
             let root = Root::new(&pos, None);
-            let (cands, _) = shortlist(&root, 2, &stop);
+            let (cands, _) = shortlist(&root, 2, SHORTLIST_SCAN, &stop);
             let after = Sim::after(&root, &cands[0]);
             if after.pos.is_over() {
                 continue;

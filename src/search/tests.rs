@@ -233,6 +233,26 @@ fn threads_give_a_legal_move() {
     assert!(pos.check(&out.best).is_ok());
 }
 
+/// A node limit below the number of legal moves bounds the static ranking too: the search scans
+/// that many moves, no more, and answers with a legal one of them.
+#[test]
+fn a_node_limit_bounds_the_scan_of_the_root() {
+    let mut checked = 0;
+    for pos in mid_game_positions() {
+        let legal = pos.movegen().legal_count();
+        if legal < 20 {
+            continue;
+        }
+        for limit in [1, legal / 2] {
+            let (out, _) = search_nodes(&pos, limit, 1, 1);
+            assert_eq!(out.nodes, limit, "{}", pos.to_line());
+            assert!(pos.check(&out.best).is_ok());
+        }
+        checked += 1;
+    }
+    assert!(checked >= 3, "only {checked} positions with 20 legal moves or more");
+}
+
 /// Searches with these limits and options, collecting the info lines.
 fn search_with(pos: &Position, limits: &Limits, seed: u64, threads: usize) -> (SearchResult, Vec<Info>) {
     let mut infos = Vec::new();
