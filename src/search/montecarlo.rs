@@ -21,9 +21,9 @@
 //!
 //! `go searchmoves` restricts the shortlist to the moves given; a lone move given goes through
 //! every stage, playouts included, for its value. The shortlist holds at least `MultiPV`
-//! candidates, so MultiPV reports min(k, legal moves) of them. Where playouts ran, a candidate
-//! also reports the share of its playouts won (`winprob`: margin > 0 at the playout's end by the
-//! evaluation, draws half).
+//! candidates, so MultiPV reports min(k, legal moves) of them (fewer when a node limit below that
+//! ends the scan of the legal moves). Where playouts ran, a candidate also reports the share of
+//! its playouts won (`winprob`: margin > 0 at the playout's end by the evaluation, draws half).
 //!
 //! Values are margins over the best other sheet (one's own score alone). A sheet's value is its
 //! equity after the candidate; a simulated turn replaces one expected turn of the mover's sheet
