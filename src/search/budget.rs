@@ -86,9 +86,10 @@ impl<'a> Budget<'a> {
         self.nodes.fetch_add(nodes, Ordering::Relaxed);
     }
 
-    /// The node limit, if any.
-    pub(crate) fn node_limit(&self) -> Option<u64> {
-        self.limits.nodes
+    /// How many legal moves a scan of the root may look at: `most`, or the node limit when that is
+    /// lower (one at least, to have a move to answer with).
+    pub(crate) fn scan_cap(&self, most: u64) -> u64 {
+        self.limits.nodes.map_or(most, |n| n.clamp(1, most))
     }
 
     /// The nodes spent so far.

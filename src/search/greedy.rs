@@ -22,15 +22,21 @@ pub(crate) struct Scored {
 /// The greedy move for the player to move. `None` only when the generator yields nothing at all
 /// (never in a place phase).
 pub(crate) fn greedy(pos: &Position, stop: &AtomicBool) -> Option<Scored> {
-    greedy_counted(pos, Choices::All, Stop::Answer(stop)).0
+    greedy_counted(pos, Choices::All, Stop::Answer(stop), MOVE_CAP).0
 }
 
-/// [`greedy`] among `choices`, with the number of moves it looked at.
-pub(crate) fn greedy_counted(pos: &Position, choices: Choices<'_>, stop: Stop<'_>) -> (Option<Scored>, u64) {
+/// [`greedy`] among `choices` (the first `cap` legal moves of them), with the number of moves it
+/// looked at.
+pub(crate) fn greedy_counted(
+    pos: &Position,
+    choices: Choices<'_>,
+    stop: Stop<'_>,
+    cap: u64,
+) -> (Option<Scored>, u64) {
     let rules = pos.rules();
     let sheet = &pos.sheets()[rules.sheet_of_seat(pos.to_move())];
     let mut best: Option<Scored> = None;
-    let seen = for_each_scored(pos, choices, stop, MOVE_CAP, &mut |board, placements, score| {
+    let seen = for_each_scored(pos, choices, stop, cap, &mut |board, placements, score| {
         let gain = gain_of(rules, sheet, score, placements);
         let better = match &best {
             None => true,
@@ -47,34 +53,35 @@ pub(crate) fn greedy_counted(pos: &Position, choices: Choices<'_>, stop: Stop<'_
 }
 
 /// The `k` best moves by greedy's order, best first (of equal moves, the first generated first),
-/// with the number of moves looked at: greedy's MultiPV. `k` <= 1 is [`greedy_counted`].
+/// with the number of moves looked at (the first `cap` legal moves at most): greedy's MultiPV.
+/// `k` <= 1 is [`greedy_counted`].
 pub(crate) fn greedy_ranked(
     pos: &Position,
     choices: Choices<'_>,
     stop: &AtomicBool,
     k: usize,
+    cap: u64,
 ) -> (Vec<Scored>, u64) {
     if k <= 1 {
-        let (best, seen) = greedy_counted(pos, choices, Stop::Answer(stop));
+        let (best, seen) = greedy_counted(pos, choices, Stop::Answer(stop), cap);
         return (best.into_iter().collect(), seen);
     }
     let rules = pos.rules();
     let sheet = &pos.sheets()[rules.sheet_of_seat(pos.to_move())];
     let key = |s: &Scored| (s.gain, std::cmp::Reverse(s.open));
     let mut ranked: Vec<Scored> = Vec::with_capacity(k + 1);
-    let seen =
-        for_each_scored(pos, choices, Stop::Answer(stop), MOVE_CAP, &mut |board, placements, score| {
-            let gain = gain_of(rules, sheet, score, placements);
-            if ranked.len() == k && ranked.last().is_some_and(|last| gain < last.gain) {
-                return;
-            }
-            let scored =
-                Scored { placements: placements.to_vec(), gain, open: open_points(rules, board, placements) };
-            let at = ranked.partition_point(|r| key(r) >= key(&scored));
-            if at < k {
-                ranked.insert(at, scored);
-                ranked.truncate(k);
-            }
-        });
+    let seen = for_each_scored(pos, choices, Stop::Answer(stop), cap, &mut |board, placements, score| {
+        let gain = gain_of(rules, sheet, score, placements);
+        if ranked.len() == k && ranked.last().is_some_and(|last| gain < last.gain) {
+            return;
+        }
+        let scored =
+            Scored { placements: placements.to_vec(), gain, open: open_points(rules, board, placements) };
+        let at = ranked.partition_point(|r| key(r) >= key(&scored));
+        if at < k {
+            ranked.insert(at, scored);
+            ranked.truncate(k);
+        }
+    });
     (ranked, seen)
 }

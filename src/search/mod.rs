@@ -23,6 +23,7 @@ mod scan;
 pub use bench::{bench, bench_positions, BenchResult};
 pub use eval::{equities_with, Weights};
 
+use budget::Budget;
 use scan::Choices;
 
 use std::sync::atomic::AtomicBool;
@@ -176,8 +177,8 @@ pub fn run(
         .filter(|moves| !moves.is_empty());
     let choices = only.as_deref().map_or(Choices::All, Choices::Only);
     budget::with_budget(limits, pos.own_turns_left_estimate(), stop, |budget| match options.strategy {
-        Strategy::Random => Some(random_move(pos, options, choices, budget.stop_flag(), on_info)),
-        Strategy::Greedy => Some(greedy_move(pos, options, choices, budget.stop_flag(), on_info)),
+        Strategy::Random => Some(random_move(pos, options, choices, budget, on_info)),
+        Strategy::Greedy => Some(greedy_move(pos, options, choices, budget, on_info)),
         Strategy::Search => montecarlo::search(pos, limits, options, only.as_deref(), budget, on_info),
     })
 }
@@ -203,18 +204,22 @@ fn report_moves(started: Instant, nodes: u64, moves: &[(Move, f64)], on_info: &m
 
 /// A uniformly random legal move among `choices` (reservoir sampling keeps the choice uniform
 /// without materialising the moves; uniform among the first [`scan::MOVE_CAP`] in a monstrous
-/// hand). Its score is the static evaluation's value of the move.
+/// hand, or the first as many as a node limit allows). Its score is the static evaluation's value
+/// of the move.
 fn random_move(
     pos: &Position,
     options: &SearchOptions,
     choices: Choices<'_>,
-    stop: &AtomicBool,
+    budget: &Budget<'_>,
     on_info: &mut dyn FnMut(&Info),
 ) -> SearchResult {
     let started = Instant::now();
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed ^ pos.turn() as u64);
     let (best, seen) = match choices {
-        Choices::All => pos.movegen().with_soft_stop(stop).random_legal(&mut rng, scan::MOVE_CAP),
+        Choices::All => pos
+            .movegen()
+            .with_soft_stop(budget.stop_flag())
+            .random_legal(&mut rng, budget.scan_cap(scan::MOVE_CAP)),
         Choices::Only(moves) => (moves[rng.random_range(0..moves.len())].clone(), 1),
     };
     let score = montecarlo::static_value(pos, best.placements());
@@ -223,16 +228,19 @@ fn random_move(
 }
 
 /// The greedy move among `choices` (with MultiPV k, the k best in greedy's order are reported);
-/// a move's score is the static evaluation's value of the move.
+/// a move's score is the static evaluation's value of the move. It looks at the first
+/// [`scan::MOVE_CAP`] legal moves at most, or the first as many as a node limit allows.
 fn greedy_move(
     pos: &Position,
     options: &SearchOptions,
     choices: Choices<'_>,
-    stop: &AtomicBool,
+    budget: &Budget<'_>,
     on_info: &mut dyn FnMut(&Info),
 ) -> SearchResult {
     let started = Instant::now();
-    let (ranked, nodes) = greedy::greedy_ranked(pos, choices, stop, options.multipv.max(1));
+    let cap = budget.scan_cap(scan::MOVE_CAP);
+    let (ranked, nodes) =
+        greedy::greedy_ranked(pos, choices, budget.stop_flag(), options.multipv.max(1), cap);
     let mut moves: Vec<(Move, f64)> = ranked
         .into_iter()
         .map(|s| {

@@ -51,7 +51,7 @@ use super::budget::Budget;
 use super::eval::{equities, final_margin, margin, turn_worth};
 use super::greedy::greedy_counted;
 use super::open_points::open_points;
-use super::scan::{for_each_scored, gain_of, Choices, Stop};
+use super::scan::{for_each_scored, gain_of, Choices, Stop, MOVE_CAP};
 use super::{Info, Limits, SearchOptions, SearchResult};
 
 /// How many candidates the static evaluation passes on.
@@ -210,7 +210,7 @@ impl Sim {
     fn greedy_reply(&mut self, root: &Root, drawn: &[u8], stop: &AtomicBool) -> Option<u64> {
         let rules = self.pos.rules();
         let sheet = rules.sheet_of_seat(self.pos.to_move());
-        let (reply, seen) = greedy_counted(&self.pos, Choices::All, Stop::Abandon(stop));
+        let (reply, seen) = greedy_counted(&self.pos, Choices::All, Stop::Abandon(stop), MOVE_CAP);
         if stop.load(Ordering::Relaxed) {
             return None;
         }
@@ -406,7 +406,7 @@ pub(crate) fn search(
 /// when there is no move at all. A node limit below [`SHORTLIST_SCAN`] bounds the scan too (one
 /// move at least): the search then ends with the best of the moves it scanned.
 fn shortlist_stage(root: &Root, multipv: usize, budget: &Budget<'_>) -> Option<Vec<Candidate>> {
-    let cap = budget.node_limit().map_or(SHORTLIST_SCAN, |n| n.clamp(1, SHORTLIST_SCAN));
+    let cap = budget.scan_cap(SHORTLIST_SCAN);
     let (cands, scanned) = shortlist(root, SHORTLIST.max(multipv), cap, budget.stop_flag());
     budget.spend(scanned);
     (!cands.is_empty()).then_some(cands)

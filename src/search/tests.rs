@@ -233,8 +233,9 @@ fn threads_give_a_legal_move() {
     assert!(pos.check(&out.best).is_ok());
 }
 
-/// A node limit below the number of legal moves bounds the static ranking too: the search scans
-/// that many moves, no more, and answers with a legal one of them.
+/// A node limit below the number of legal moves bounds the scan of the root in every strategy:
+/// the search's static ranking, greedy and random look at that many moves, no more, and answer
+/// with a legal one of them.
 #[test]
 fn a_node_limit_bounds_the_scan_of_the_root() {
     let mut checked = 0;
@@ -243,10 +244,14 @@ fn a_node_limit_bounds_the_scan_of_the_root() {
         if legal < 20 {
             continue;
         }
-        for limit in [1, legal / 2] {
-            let (out, _) = search_nodes(&pos, limit, 1, 1);
-            assert_eq!(out.nodes, limit, "{}", pos.to_line());
-            assert!(pos.check(&out.best).is_ok());
+        for strategy in [Strategy::Search, Strategy::Greedy, Strategy::Random] {
+            for limit in [1, legal / 2] {
+                let limits = Limits { nodes: Some(limit), ..Limits::default() };
+                let options = SearchOptions { strategy, threads: 1, multipv: 1, seed: 1 };
+                let out = run(&pos, &limits, &options, &AtomicBool::new(false), &mut |_| {}).unwrap();
+                assert_eq!(out.nodes, limit, "{strategy:?} {}", pos.to_line());
+                assert!(pos.check(&out.best).is_ok());
+            }
         }
         checked += 1;
     }
