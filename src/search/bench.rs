@@ -58,14 +58,14 @@ pub fn bench_positions() -> Vec<Position> {
         .collect()
 }
 
-/// The node limit of each bench search: enough for every stage, playouts included.
-const NODES: u64 = 100_000;
+/// The node limit of each bench search: enough for stage 2 and part of the next two turns.
+const NODES: u64 = 400_000;
 
 /// Searches every bench position to a fixed node count on one thread, seed 0.
 pub fn bench() -> BenchResult {
     let started = Instant::now();
     let stop = AtomicBool::new(false);
-    // Depth 2 makes the bench run the playouts too, not only the static ranking.
+    // Depth 2 (the default with opponents) makes the bench value the next two turns too.
     let limits = Limits { nodes: Some(NODES), depth: Some(2), ..Limits::default() };
     let options = SearchOptions { strategy: Strategy::Search, threads: 1, multipv: 1, seed: 0 };
     let mut total = 0;

@@ -246,22 +246,12 @@ pub fn equities_with(pos: &Position, w: &Weights) -> Vec<f64> {
         .collect()
 }
 
-/// What one turn of each sheet is worth on average: its equity with the turns it still has, less
-/// its equity with one turn fewer. A simulated turn replaces this expectation with what the turn
-/// actually brought.
-pub(crate) fn turn_worth(pos: &Position) -> Vec<f64> {
+/// What one sheet will probably be worth at the end, its hand left out: the equity a simulated
+/// turn changes (a turn's value is the change of this, less the pips of the tiles it kept).
+pub(crate) fn sheet_equity_now(pos: &Position, sheet: usize) -> f64 {
     let rules = pos.rules();
-    let w = Weights::of(rules);
     let turns = sheet_turns(pos, pos.turns_left_estimate());
-    let left = pos.game_left_share();
-    pos.sheets()
-        .iter()
-        .enumerate()
-        .map(|(i, sheet)| {
-            let t = turns[i].max(1.0);
-            turns_equity(rules, sheet, t, left, &w) - turns_equity(rules, sheet, t - 1.0, left, &w)
-        })
-        .collect()
+    turns_equity(rules, &pos.sheets()[sheet], turns[sheet], pos.game_left_share(), &Weights::of(rules))
 }
 
 /// The margin of a sheet over the best other sheet; its own value when it is alone.

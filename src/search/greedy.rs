@@ -58,19 +58,19 @@ pub(crate) fn greedy_counted(
 pub(crate) fn greedy_ranked(
     pos: &Position,
     choices: Choices<'_>,
-    stop: &AtomicBool,
+    stop: Stop<'_>,
     k: usize,
     cap: u64,
 ) -> (Vec<Scored>, u64) {
     if k <= 1 {
-        let (best, seen) = greedy_counted(pos, choices, Stop::Answer(stop), cap);
+        let (best, seen) = greedy_counted(pos, choices, stop, cap);
         return (best.into_iter().collect(), seen);
     }
     let rules = pos.rules();
     let sheet = &pos.sheets()[rules.sheet_of_seat(pos.to_move())];
     let key = |s: &Scored| (s.gain, std::cmp::Reverse(s.open));
     let mut ranked: Vec<Scored> = Vec::with_capacity(k + 1);
-    let seen = for_each_scored(pos, choices, Stop::Answer(stop), cap, &mut |board, placements, score| {
+    let seen = for_each_scored(pos, choices, stop, cap, &mut |board, placements, score| {
         let gain = gain_of(rules, sheet, score, placements);
         if ranked.len() == k && ranked.last().is_some_and(|last| gain < last.gain) {
             return;

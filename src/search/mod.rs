@@ -24,7 +24,7 @@ pub use bench::{bench, bench_positions, BenchResult};
 pub use eval::{equities_with, Weights};
 
 use budget::Budget;
-use scan::Choices;
+use scan::{Choices, Stop};
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -240,7 +240,7 @@ fn greedy_move(
     let started = Instant::now();
     let cap = budget.scan_cap(scan::MOVE_CAP);
     let (ranked, nodes) =
-        greedy::greedy_ranked(pos, choices, budget.stop_flag(), options.multipv.max(1), cap);
+        greedy::greedy_ranked(pos, choices, Stop::Answer(budget.stop_flag()), options.multipv.max(1), cap);
     let mut moves: Vec<(Move, f64)> = ranked
         .into_iter()
         .map(|s| {

@@ -308,7 +308,7 @@ fn playouts_run_with_a_depth_and_report_their_standard_error() {
 /// The bench signature: the total node count of `bench()`. It changes only when the
 /// search's behaviour changes (shortlist, playouts, evaluation, node counting); when it does on
 /// purpose, run `cargo test --release bench_signature -- --nocapture` and commit the new value.
-const BENCH_SIGNATURE: u64 = 603376;
+const BENCH_SIGNATURE: u64 = 1245625;
 
 #[test]
 fn bench_signature() {
@@ -341,10 +341,18 @@ fn searchmoves_with_one_move_searches_it_and_reports_its_value() {
     for pos in mid_game_positions().iter().filter(|p| p.rules().players > 1).take(4) {
         let moves = pos.movegen().legal_moves();
         let mv = moves.last().unwrap().clone();
-        let limits = Limits { nodes: Some(40_000), searchmoves: Some(vec![mv.clone()]), ..Limits::default() };
+        // By default the next two turns value it; at depth 3, playouts.
+        let limits =
+            Limits { nodes: Some(1_000_000), searchmoves: Some(vec![mv.clone()]), ..Limits::default() };
         let (out, infos) = search_limits(pos, &limits, Strategy::Search, 1);
         assert_eq!(out.best, mv, "{}", pos.to_line());
         assert!(infos.iter().any(|i| i.depth == 1), "stage 2 valued it");
+        let last = infos.last().unwrap();
+        assert_eq!((last.depth, last.samples), (2, 0), "the next two turns valued it: {last:?}");
+        assert_eq!(last.score, out.score);
+        let limits = Limits { nodes: Some(40_000), depth: Some(3), ..limits };
+        let (out, infos) = search_limits(pos, &limits, Strategy::Search, 1);
+        assert_eq!(out.best, mv, "{}", pos.to_line());
         let last = infos.last().unwrap();
         assert!(last.samples > 0, "playouts valued it: {last:?}");
         assert_eq!(last.score, out.score);

@@ -65,6 +65,10 @@ struct PlayArgs {
     /// Nodes per move, sent as `go nodes <n>`.
     #[arg(long, value_name = "N")]
     nodes: Option<u64>,
+    /// Search depth, sent as `go ... depth <d>` to every engine (the strategies that do not
+    /// search ignore it): to measure a stage of `search`, e.g. `--nodes 300000 --depth 1`.
+    #[arg(long, value_name = "D")]
+    depth: Option<u32>,
     /// How much longer than --movetime an engine may take before it loses on time; also the
     /// limit for every command other than `go`.
     #[arg(long, value_name = "MS", default_value_t = 2000)]
@@ -150,13 +154,16 @@ fn play(args: PlayArgs) -> Result<ExitCode, String> {
         return Err("--sprt needs exactly two engines".to_string());
     }
     let shard = args.shard.as_deref().map(Shard::parse).transpose()?.unwrap_or(Shard::ALL);
-    let (go, default_timeout) = match (args.nodes, args.movetime) {
+    let (mut go, default_timeout) = match (args.nodes, args.movetime) {
         (Some(n), _) => (format!("nodes {n}"), 60_000),
         (None, movetime) => {
             let ms = movetime.unwrap_or(100);
             (format!("movetime {ms}"), ms + args.margin)
         }
     };
+    if let Some(d) = args.depth {
+        go.push_str(&format!(" depth {d}"));
+    }
     let limits = Limits {
         go,
         go_timeout: Duration::from_millis(args.timeout.unwrap_or(default_timeout)),
