@@ -13,8 +13,10 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use zatre_tools::analyse::{Analyser, GameInput, GameReport, InputError};
 use zatre_tools::referee::Limits;
 
-/// The node limit of every `go` when neither --nodes nor --movetime is given.
-const DEFAULT_NODES: u64 = 200_000;
+/// The node limit of every `go` when neither --nodes nor --movetime is given: enough for the
+/// search's next two turns of its best three candidates in the middle game, so that the best move's
+/// value and the played move's come from the same stage.
+const DEFAULT_NODES: u64 = 1_000_000;
 
 /// Analyses Zatre games with an engine: for every move, the engine's best move and its value,
 /// the value of the move played (`go searchmoves <played>` under the same limits) and the points
@@ -34,7 +36,7 @@ struct Cli {
     /// The analysing engine's command line, run by `sh -c` (default: `zatre` beside this program).
     #[arg(long, value_name = "COMMAND")]
     engine: Option<String>,
-    /// Nodes per search, sent as `go nodes <n>` (the default: 200000; deterministic with the
+    /// Nodes per search, sent as `go nodes <n>` (the default: 1000000; deterministic with the
     /// engine's Threads at 1).
     #[arg(long, value_name = "N", conflicts_with = "movetime")]
     nodes: Option<u64>,
