@@ -631,10 +631,44 @@ mod tests {
     static UNLIMITED: Limits =
         Limits { movetime: None, nodes: None, depth: None, infinite: true, clock: None, searchmoves: None };
 
-    /// Stage 2's value of a candidate, recomputed through the rules core: for every draw it lists,
-    /// the next player (an opponent) plays the greedy move, and their sheet's value moves by the
-    /// change of the evaluation of their sheet and by the change of their hand's pips (the
-    /// standing less the sheet's total, as `standings` counts them).
+    /// Stage 2's value of a candidate as it would be if the next player always played the greedy
+    /// move, recomputed through the rules core: for every draw it lists, their sheet's value moves
+    /// by the change of the evaluation of their sheet and by the change of their hand's pips (the
+    /// standing less the sheet's total, as `standings` counts them). `None` when the game is over.
+    fn greedy_next_turn(root: &Root, cand: &Candidate) -> Option<f64> {
+        let mut after = root.pos.clone();
+        after.play(&Move::new(cand.placements.clone())).unwrap();
+        if after.is_over() {
+            return None;
+        }
+        let sheet = after.rules().sheet_of_seat(after.to_move());
+        let hand =
+            |pos: &Position| pos.standings()[sheet].total - i64::from(pos.sheets()[sheet].total(pos.rules()));
+        let expected = after
+            .possible_draws()
+            .into_iter()
+            .map(|(drawn, p)| {
+                let mut next = after.clone();
+                let hand_before = hand(&next);
+                next.draw(&drawn.values().collect::<Vec<_>>()).unwrap();
+                let before = sheet_equity_now(&next, sheet);
+                next.play(&greedy_choice(&next).unwrap()).unwrap();
+                let mut values = cand.values.clone();
+                values[sheet] += sheet_equity_now(&next, sheet) - before + (hand(&next) - hand_before) as f64;
+                p * if next.is_over() { final_margin(&next, root.me) } else { margin(&values, root.me) }
+            })
+            .sum();
+        Some(expected)
+    }
+
+    /// Whether the player after the candidate is the root's player (alone, or a team partner).
+    fn own_turn_next(root: &Root, cand: &Candidate) -> bool {
+        let mut after = root.pos.clone();
+        after.play_unchecked(&cand.placements);
+        after.rules().sheet_of_seat(after.to_move()) == root.me
+    }
+
+    /// When an opponent moves next, stage 2 is [`greedy_next_turn`]: opponents play greedy's move.
     #[test]
     fn next_turn_is_the_expected_change_of_the_greedy_reply() {
         let stop = AtomicBool::new(false);
@@ -643,41 +677,37 @@ mod tests {
         for pos in bench_positions() {
             let root = Root::new(&pos, None);
             let (cands, _) = shortlist(&root, 3, SHORTLIST_SCAN, &stop);
-            for cand in &cands {
-                let mut after = pos.clone();
-                after.play(&Move::new(cand.placements.clone())).unwrap();
-                let sheet = after.rules().sheet_of_seat(after.to_move());
-                if sheet == root.me || after.is_over() {
-                    continue; // one's own turn: the best of greedy's few, not greedy's move
-                }
-                let expected: f64 = after
-                    .possible_draws()
-                    .into_iter()
-                    .map(|(drawn, p)| {
-                        let mut next = after.clone();
-                        let hand = |pos: &Position| {
-                            pos.standings()[sheet].total - i64::from(pos.sheets()[sheet].total(pos.rules()))
-                        };
-                        let hand_before = hand(&next);
-                        next.draw(&drawn.values().collect::<Vec<_>>()).unwrap();
-                        let before = sheet_equity_now(&next, sheet);
-                        next.play(&greedy_choice(&next).unwrap()).unwrap();
-                        let mut values = cand.values.clone();
-                        values[sheet] +=
-                            sheet_equity_now(&next, sheet) - before + (hand(&next) - hand_before) as f64;
-                        p * if next.is_over() {
-                            final_margin(&next, root.me)
-                        } else {
-                            margin(&values, root.me)
-                        }
-                    })
-                    .sum();
+            for cand in cands.iter().filter(|c| !own_turn_next(&root, c)) {
+                let Some(expected) = greedy_next_turn(&root, cand) else { continue };
                 let got = next_turn(&root, cand, &budget).unwrap();
                 assert!((got - expected).abs() < 1e-9, "{got} != {expected} in {}", pos.to_line());
                 checked += 1;
             }
         }
         assert!(checked >= 12, "{checked} candidates checked");
+    }
+
+    /// When one's own turn comes next, stage 2 plays the best of greedy's few moves by the same
+    /// value, greedy's own move among them: never worse than [`greedy_next_turn`], and better
+    /// where another of the few is worth more.
+    #[test]
+    fn ones_own_simulated_turn_is_at_least_greedys() {
+        let stop = AtomicBool::new(false);
+        let budget = Budget::new(&UNLIMITED, None, &stop);
+        let (mut checked, mut better) = (0, 0);
+        for pos in bench_positions() {
+            let root = Root::new(&pos, None);
+            let (cands, _) = shortlist(&root, 3, SHORTLIST_SCAN, &stop);
+            for cand in cands.iter().filter(|c| own_turn_next(&root, c)) {
+                let Some(greedy) = greedy_next_turn(&root, cand) else { continue };
+                let got = next_turn(&root, cand, &budget).unwrap();
+                assert!(got >= greedy - 1e-9, "{got} < greedy's {greedy} in {}", pos.to_line());
+                checked += 1;
+                better += usize::from(got > greedy + 1e-9);
+            }
+        }
+        assert!(checked >= 3, "{checked} candidates checked");
+        assert!(better >= 1, "the choice never differed from greedy's move");
     }
 
     /// The probabilities of the draws add up to one, so a value that does not depend on the draw
