@@ -1,5 +1,6 @@
 //! Property tests over random games of every variant: generation and validation agree, no run
-//! ever exceeds the limit, tiles are conserved, undo and the position line restore exactly.
+//! ever exceeds the limit, tiles are conserved, undo, a move played and taken back
+//! (`with_move_played`) and the position line restore exactly.
 
 mod common;
 
@@ -127,7 +128,15 @@ proptest! {
             prop_assert_eq!(&Position::from_line(&pos.to_line()).unwrap(), &pos);
             check_generation_agrees_with_validation(&pos, &mut rng);
             let m = common::random_move(&pos, &mut rng);
+            let mut tried = pos.clone();
+            let seen = tried.with_move_played(m.placements(), Position::clone);
+            prop_assert_eq!(&tried, &pos);
+            // The board's run sums beside the empty cells are restored too: they drive generation.
+            if pos.hand_to_move().len() <= common::LISTED_HAND {
+                prop_assert_eq!(tried.movegen().legal_count(), pos.movegen().legal_count());
+            }
             game.play(&m).unwrap();
+            prop_assert_eq!(&seen, game.position());
             assert_runs_within_limit(game.position());
             assert_tiles_conserved(game.position());
             game.undo().unwrap();

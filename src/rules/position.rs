@@ -369,6 +369,24 @@ impl Position {
         score
     }
 
+    /// Plays a move known to be legal, shows `look` the position after it, and takes the move back:
+    /// how a search weighs a few moves without copying the whole position (its board is most of
+    /// it) for each.
+    pub fn with_move_played<R>(&mut self, placements: &[Placement], look: impl FnOnce(&Position) -> R) -> R {
+        let (seat, turn, phase) = (self.to_move, self.turn, self.phase);
+        let sheet = self.rules.sheet_of_seat(seat);
+        let (sheet_before, hand_before) = (self.sheets[sheet].clone(), self.hands[seat]);
+        self.play_unchecked(placements);
+        let seen = look(self);
+        for p in placements.iter().rev() {
+            self.board.remove(p.cell);
+        }
+        self.sheets[sheet] = sheet_before;
+        self.hands[seat] = hand_before;
+        (self.to_move, self.turn, self.phase) = (seat, turn, phase);
+        seen
+    }
+
     /// Whether some empty kids' cell still takes a value (a 0 fits wherever anything does).
     fn kids_cell_left(&self) -> bool {
         let limit = self.rules.limit();

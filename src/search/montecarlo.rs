@@ -11,8 +11,9 @@
 //! 3. **The next two turns, exactly** (`go depth 2`, the default with opponents). The best
 //!    [`TWO_TURN_STAGE`] (or `MultiPV`) of stage 2 are valued over every draw of the next turn and
 //!    every draw of the turn after it (with two players: the opponent's reply, then one's own next
-//!    turn), as far as the budget goes, each candidate whole or not at all; when at least two got
-//!    there they are ranked by it. About 100,000 nodes a candidate in the middle game.
+//!    turn), then the next ones down stage 2's ranking while the budget lasts, each candidate
+//!    whole or not at all; when at least two got there they are ranked by it. About 100,000 nodes
+//!    a candidate in the middle game, so that `go movetime 100` values three to five of them.
 //! 3. **Or playouts** (`go depth <d>`, `d` >= 3, instead of the two turns). The best
 //!    [`PLAYOUT_STAGE`] play on: draws sampled from the bag, `d` turns after the candidate. A
 //!    playout's first turn is a sample of what stage 2 computed exactly, so a playout adds to the
@@ -65,8 +66,10 @@ const SHORTLIST: usize = 16;
 const SHORTLIST_SCAN: u64 = 20_000;
 /// Stage 2 takes the shortlist in batches of this many candidates, as far as the budget goes.
 const NEXT_TURN_BATCH: usize = 8;
-/// How many candidates stage 3 values over the next two turns, as far as the budget goes.
+/// How many candidates stage 3 values over the next two turns at once, first.
 const TWO_TURN_STAGE: usize = 3;
+/// How many candidates stage 3 values over the next two turns at most, as far as the budget goes.
+const TWO_TURN_MOST: usize = SHORTLIST;
 /// How many of greedy's best moves the root's player chooses among in a simulated turn.
 const OWN_CHOICES: usize = 8;
 /// How many candidates go on to the playouts.
@@ -232,18 +235,17 @@ impl Sim {
         let classic = rules.variant == Variant::Classic;
         let drawn_pips: f64 = drawn.iter().map(|&v| f64::from(v)).sum();
         let before = sheet_equity_now(&self.pos, sheet);
-        let (value, after) = moves
+        let (value, best) = moves
             .iter()
             .map(|m| {
-                let mut after = self.pos.clone();
-                after.play_unchecked(&m.placements);
                 let placed: f64 = m.placements.iter().map(|p| f64::from(p.value)).sum();
                 let kept = if classic { drawn_pips - placed } else { 0.0 };
-                (sheet_equity_now(&after, sheet) - before - kept, after)
+                let after = self.pos.with_move_played(&m.placements, |after| sheet_equity_now(after, sheet));
+                (after - before - kept, m)
             })
             .reduce(|best, next| if next.0 > best.0 { next } else { best })?;
         self.values[sheet] += value;
-        self.pos = after;
+        self.pos.play_unchecked(&best.placements);
         Some(seen)
     }
 
@@ -332,19 +334,24 @@ fn expected_margin(root: &Root, sim: &Sim, turns: u32, budget: &Budget<'_>) -> O
     Some(expected)
 }
 
-/// Stage 3: the next two turns, exactly, for the best `size` candidates of stage 2, as far as the
-/// budget goes; they are ranked by it when at least `least` of them got there (else stage 2's
-/// ranking stands). Leaves the candidates ranked; returns whether the stage ranked them.
+/// Stage 3: the next two turns, exactly, for the best `first` candidates of stage 2, then on down
+/// its ranking, `threads` at a time, while the budget lasts (at most [`TWO_TURN_MOST`]); they are
+/// ranked by it when at least `least` of them got there (else stage 2's ranking stands). Leaves
+/// the candidates ranked; returns whether the stage ranked them.
 fn two_turn_stage(
     root: &Root,
     cands: &mut [Candidate],
-    size: usize,
+    first: usize,
     least: usize,
     threads: usize,
     budget: &Budget<'_>,
 ) -> bool {
-    let size = size.min(cands.iter().take_while(|c| c.next_turn.is_some()).count());
-    let values = parallel(&cands[..size], threads, |c| two_turns(root, c, budget));
+    let most = cands.iter().take_while(|c| c.next_turn.is_some()).count().min(TWO_TURN_MOST.max(first));
+    let mut values: Vec<Option<f64>> = Vec::with_capacity(most);
+    while values.len() < most && (values.is_empty() || !budget.exhausted()) {
+        let batch = values.len()..most.min(values.len() + if values.is_empty() { first } else { threads });
+        values.extend(parallel(&cands[batch], threads, |c| two_turns(root, c, budget)));
+    }
     let ranked = values.iter().flatten().count() >= least.max(1);
     if ranked {
         for (cand, value) in cands.iter_mut().zip(values) {
@@ -708,6 +715,49 @@ mod tests {
         }
         assert!(checked >= 3, "{checked} candidates checked");
         assert!(better >= 1, "the choice never differed from greedy's move");
+    }
+
+    /// The candidates of a mid-game position after stage 2, with every sheet's value.
+    fn after_stage_two(pos: &Position, budget: &Budget<'_>) -> (Root, Vec<Candidate>) {
+        let root = Root::new(pos, None);
+        let (mut cands, _) = shortlist(&root, SHORTLIST, SHORTLIST_SCAN, budget.stop_flag());
+        next_turn_stage(&root, &mut cands, 1, budget);
+        (root, cands)
+    }
+
+    /// The stage of the next two turns goes on down stage 2's ranking while the budget lasts: with
+    /// no limit it values every candidate stage 2 valued; under a node limit, more than the first
+    /// few and fewer than all, each one it values whole (the value it has with no limit).
+    #[test]
+    fn the_two_turn_stage_goes_on_while_the_budget_lasts_each_candidate_whole() {
+        let stop = AtomicBool::new(false);
+        let pos = bench_positions().into_iter().next().unwrap();
+        assert_eq!(pos.rules().players, 2);
+        let unlimited = Budget::new(&UNLIMITED, None, &stop);
+        let (root, mut all) = after_stage_two(&pos, &unlimited);
+        assert_eq!(all.len(), SHORTLIST);
+        let before = unlimited.nodes();
+        assert!(two_turn_stage(&root, &mut all, TWO_TURN_STAGE, 2, 1, &unlimited));
+        assert!(all.iter().all(|c| c.two_turns.is_some()), "every candidate valued with no limit");
+        let per_candidate = (unlimited.nodes() - before) / all.len() as u64;
+
+        // Enough nodes for stage 2 and about six candidates of the next two turns.
+        let limits = Limits { nodes: Some(before + 6 * per_candidate), ..Limits::default() };
+        let budget = Budget::new(&limits, None, &stop);
+        let (root, mut cands) = after_stage_two(&pos, &budget);
+        assert_eq!(budget.nodes(), before, "stage 2 is the same under the limit");
+        assert!(two_turn_stage(&root, &mut cands, TWO_TURN_STAGE, 2, 1, &budget));
+        let valued: Vec<&Candidate> = cands.iter().filter(|c| c.two_turns.is_some()).collect();
+        assert!(
+            (TWO_TURN_STAGE + 1..SHORTLIST).contains(&valued.len()),
+            "{} of {} candidates valued",
+            valued.len(),
+            SHORTLIST
+        );
+        for cand in valued {
+            let whole = all.iter().find(|c| c.placements == cand.placements).unwrap();
+            assert_eq!(cand.two_turns, whole.two_turns, "a candidate valued in part");
+        }
     }
 
     /// The probabilities of the draws add up to one, so a value that does not depend on the draw
