@@ -6,8 +6,8 @@
 //!   the fewest points left open to the next player.
 //! - `search` ([`montecarlo`]): a static evaluation of what the sheets will be worth at the end
 //!   ([`eval`]) picks a shortlist; the exact expectation over the next player's draws of the
-//!   margin after their reply ranks it; Monte Carlo playouts of the following turns, with
-//!   successive halving, choose among the best.
+//!   margin after their reply ranks it; the same over the next two turns ranks the best of it
+//!   (or, at `go depth 3` and more, Monte Carlo playouts of the following turns).
 //!
 //! Every strategy reads moves through [`scan`] and runs under one [`budget`], which owns the
 //! limits and the clock: [`run`] ends by itself at its time limit, even inside a move generator.
@@ -107,8 +107,8 @@ pub struct Limits {
     pub movetime: Option<Duration>,
     /// The most nodes (moves generated and scored).
     pub nodes: Option<u64>,
-    /// `search`: how far the stages look (0 the static ranking, 1 the next turn, d >= 2 playouts
-    /// of d turns).
+    /// `search`: how far the stages look (0 the static ranking, 1 the next turn, 2 the next two
+    /// turns, d >= 3 playouts of d turns instead).
     pub depth: Option<u32>,
     /// No time limit unless one is given (`movetime`, `clock`): the search runs until the stop
     /// flag is raised or, when it has nothing left to do, ends; waiting for `stop` is the caller's.
