@@ -245,7 +245,8 @@ fn a_node_limit_bounds_the_scan_of_the_root() {
             continue;
         }
         for strategy in [Strategy::Search, Strategy::Greedy, Strategy::Random] {
-            for limit in [1, legal / 2] {
+            // Half the legal moves, but never above the search's own cap of the scan (20,000).
+            for limit in [1, legal.min(40_000) / 2] {
                 let limits = Limits { nodes: Some(limit), ..Limits::default() };
                 let options = SearchOptions { strategy, threads: 1, multipv: 1, seed: 1 };
                 let out = run(&pos, &limits, &options, &AtomicBool::new(false), &mut |_| {}).unwrap();
