@@ -38,14 +38,13 @@ pub(crate) fn greedy_counted(
     let mut best: Option<Scored> = None;
     let seen = for_each_scored(pos, choices, stop, cap, &mut |board, placements, score| {
         let gain = gain_of(rules, sheet, score, placements);
-        let better = match &best {
-            None => true,
-            Some(b) if gain > b.gain => true,
-            Some(b) if gain == b.gain => open_points(rules, board, placements) < b.open,
-            Some(_) => false,
+        // The points left open are worked out only where they decide: a tie with the best so far
+        // that leaves some open (none left open cannot be beaten).
+        let open = match &best {
+            Some(b) if gain < b.gain || (gain == b.gain && b.open == 0) => return,
+            _ => open_points(rules, board, placements),
         };
-        if better {
-            let open = open_points(rules, board, placements);
+        if best.as_ref().is_none_or(|b| gain > b.gain || open < b.open) {
             best = Some(Scored { placements: placements.to_vec(), gain, open });
         }
     });
@@ -72,7 +71,11 @@ pub(crate) fn greedy_ranked(
     let mut ranked: Vec<Scored> = Vec::with_capacity(k + 1);
     let seen = for_each_scored(pos, choices, stop, cap, &mut |board, placements, score| {
         let gain = gain_of(rules, sheet, score, placements);
-        if ranked.len() == k && ranked.last().is_some_and(|last| gain < last.gain) {
+        // A move that cannot enter the full list is passed over before its open points are
+        // worked out: it gains less than the last, or as much where the last leaves none open.
+        if ranked.len() == k
+            && ranked.last().is_some_and(|last| gain < last.gain || (gain == last.gain && last.open == 0))
+        {
             return;
         }
         let scored =
