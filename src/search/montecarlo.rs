@@ -243,8 +243,8 @@ impl Sim {
             .map(|m| {
                 let placed: f64 = m.placements.iter().map(|p| f64::from(p.value)).sum();
                 let kept = if classic { drawn_pips - placed } else { 0.0 };
-                let after = self.pos.with_move_played(&m.placements, |after| sheet_equity_now(after, sheet));
-                (after - before - kept, m)
+                let equity = self.pos.with_move_played(&m.placements, |after| sheet_equity_now(after, sheet));
+                (equity - before - kept, m)
             })
             .reduce(|best, next| if next.0 > best.0 { next } else { best })?;
         self.values[sheet] += value;
