@@ -19,41 +19,30 @@ pub(crate) struct Scored {
     pub open: u32,
 }
 
+impl Scored {
+    /// Whether a move that gains `gain` could come before this one in greedy's order, so that its
+    /// open points are worth working out: it gains more, or as much where this one leaves some
+    /// open (none left open cannot be beaten).
+    fn may_be_passed_by(&self, gain: i64) -> bool {
+        gain > self.gain || (gain == self.gain && self.open > 0)
+    }
+
+    /// Greedy's order: the most gained, then the fewest points left open.
+    fn key(&self) -> (i64, std::cmp::Reverse<u32>) {
+        (self.gain, std::cmp::Reverse(self.open))
+    }
+}
+
 /// The greedy move for the player to move. `None` only when the generator yields nothing at all
 /// (never in a place phase).
 pub(crate) fn greedy(pos: &Position, stop: &AtomicBool) -> Option<Scored> {
-    greedy_counted(pos, Choices::All, Stop::Answer(stop), MOVE_CAP).0
-}
-
-/// [`greedy`] among `choices` (the first `cap` legal moves of them), with the number of moves it
-/// looked at.
-pub(crate) fn greedy_counted(
-    pos: &Position,
-    choices: Choices<'_>,
-    stop: Stop<'_>,
-    cap: u64,
-) -> (Option<Scored>, u64) {
-    let rules = pos.rules();
-    let sheet = &pos.sheets()[rules.sheet_of_seat(pos.to_move())];
-    let mut best: Option<Scored> = None;
-    let seen = for_each_scored(pos, choices, stop, cap, &mut |board, placements, score| {
-        let gain = gain_of(rules, sheet, score, placements);
-        // The points left open are worked out only where they decide: a tie with the best so far
-        // that leaves some open (none left open cannot be beaten).
-        let open = match &best {
-            Some(b) if gain < b.gain || (gain == b.gain && b.open == 0) => return,
-            _ => open_points(rules, board, placements),
-        };
-        if best.as_ref().is_none_or(|b| gain > b.gain || open < b.open) {
-            best = Some(Scored { placements: placements.to_vec(), gain, open });
-        }
-    });
-    (best, seen)
+    greedy_ranked(pos, Choices::All, Stop::Answer(stop), 1, MOVE_CAP).0.pop()
 }
 
 /// The `k` best moves by greedy's order, best first (of equal moves, the first generated first),
-/// with the number of moves looked at (the first `cap` legal moves at most): greedy's MultiPV.
-/// `k` <= 1 is [`greedy_counted`].
+/// with the number of moves looked at (the first `cap` legal moves at most): greedy's MultiPV,
+/// and with `k` = 1 the greedy move. A move's open points are worked out only where they may
+/// decide, and its placements copied only when it enters the list.
 pub(crate) fn greedy_ranked(
     pos: &Position,
     choices: Choices<'_>,
@@ -61,28 +50,20 @@ pub(crate) fn greedy_ranked(
     k: usize,
     cap: u64,
 ) -> (Vec<Scored>, u64) {
-    if k <= 1 {
-        let (best, seen) = greedy_counted(pos, choices, stop, cap);
-        return (best.into_iter().collect(), seen);
-    }
+    let k = k.max(1);
     let rules = pos.rules();
     let sheet = &pos.sheets()[rules.sheet_of_seat(pos.to_move())];
-    let key = |s: &Scored| (s.gain, std::cmp::Reverse(s.open));
     let mut ranked: Vec<Scored> = Vec::with_capacity(k + 1);
     let seen = for_each_scored(pos, choices, stop, cap, &mut |board, placements, score| {
         let gain = gain_of(rules, sheet, score, placements);
-        // A move that cannot enter the full list is passed over before its open points are
-        // worked out: it gains less than the last, or as much where the last leaves none open.
-        if ranked.len() == k
-            && ranked.last().is_some_and(|last| gain < last.gain || (gain == last.gain && last.open == 0))
-        {
+        if ranked.len() == k && ranked.last().is_some_and(|last| !last.may_be_passed_by(gain)) {
             return;
         }
-        let scored =
-            Scored { placements: placements.to_vec(), gain, open: open_points(rules, board, placements) };
-        let at = ranked.partition_point(|r| key(r) >= key(&scored));
+        let open = open_points(rules, board, placements);
+        let key = (gain, std::cmp::Reverse(open));
+        let at = ranked.partition_point(|r| r.key() >= key);
         if at < k {
-            ranked.insert(at, scored);
+            ranked.insert(at, Scored { placements: placements.to_vec(), gain, open });
             ranked.truncate(k);
         }
     });

@@ -350,10 +350,11 @@ fn two_turn_stage(
     budget: &Budget<'_>,
 ) -> bool {
     let most = cands.iter().take_while(|c| c.next_turn.is_some()).count().min(TWO_TURN_MOST.max(first));
-    let mut values: Vec<Option<f64>> = Vec::with_capacity(most);
-    while values.len() < most && (values.is_empty() || !budget.exhausted()) {
-        let batch = values.len()..most.min(values.len() + if values.is_empty() { first } else { threads });
-        values.extend(parallel(&cands[batch], threads, |c| two_turns(root, c, budget)));
+    let value = |c: &Candidate| two_turns(root, c, budget);
+    let mut values = parallel(&cands[..first.min(most)], threads, value);
+    while values.len() < most && !budget.exhausted() {
+        let batch = values.len()..most.min(values.len() + threads);
+        values.extend(parallel(&cands[batch], threads, value));
     }
     let ranked = values.iter().flatten().count() >= least.max(1);
     if ranked {
