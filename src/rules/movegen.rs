@@ -717,10 +717,10 @@ impl<'r> MoveGen<'r> {
     /// The size of the largest valid move (0 when only `pass` is legal).
     ///
     /// A short dive finds a valid set (a lower bound); then, from the upper bound of
-    /// [`MoveGen::growth_bound`] down, each size is searched for with every subtree that cannot
+    /// `MoveGen::growth_bound` down, each size is searched for with every subtree that cannot
     /// reach it pruned, until one is found: the answer is exact, and proving that no larger set
     /// exists costs only the pruned searches. Stopped (the stop flag, or the soft stop after
-    /// [`SOFT_STOP_AFTER`] sets), it returns the largest size found so far.
+    /// `SOFT_STOP_AFTER` sets), it returns the largest size found so far.
     pub fn largest_size(&mut self) -> usize {
         debug_assert!(self.placed.is_empty(), "the largest size is asked of the board alone");
         if self.hand.is_empty() {

@@ -225,7 +225,7 @@ pub(crate) fn equities(pos: &Position) -> Vec<f64> {
     equities_with(pos, &Weights::of(pos.rules()))
 }
 
-/// [`equities`] under other weights: what `zatre-fit` compares with the final scores.
+/// `equities` under other weights: what `zatre-fit` compares with the final scores.
 pub fn equities_with(pos: &Position, w: &Weights) -> Vec<f64> {
     let rules = pos.rules();
     let game = pos.turns_left_estimate();

@@ -2,15 +2,16 @@
 //! through a callback and returns its outcome.
 //!
 //! - `random`: a uniformly random legal move.
-//! - `greedy` ([`greedy`]): the move that adds most to the mover's standing now, ties broken by
+//! - `greedy` (`greedy.rs`): the move that adds most to the mover's standing now, ties broken by
 //!   the fewest points left open to the next player.
-//! - `search` ([`montecarlo`]): a static evaluation of what the sheets will be worth at the end
-//!   ([`eval`]) picks a shortlist; the exact expectation over the next player's draws of the
+//! - `search` (`montecarlo.rs`): a static evaluation of what the sheets will be worth at the end
+//!   (`eval.rs`) picks a shortlist; the exact expectation over the next player's draws of the
 //!   margin after their reply ranks it; the same over the next two turns ranks the best of it
 //!   (or, at `go depth 3` and more, Monte Carlo playouts of the following turns).
 //!
-//! Every strategy reads moves through [`scan`] and runs under one [`budget`], which owns the
-//! limits and the clock: [`run`] ends by itself at its time limit, even inside a move generator.
+//! Every strategy reads moves through `scan.rs` and runs under one budget (`budget.rs`), which
+//! owns the limits and the clock: [`run`] ends by itself at its time limit, even inside a move
+//! generator.
 
 mod bench;
 mod budget;

@@ -1,7 +1,7 @@
 //! The analysis behind `zatre-analyse`: games read from `position startpos ... moves ...` lines
-//! or `zatre-match` records ([`game`]), replayed turn by turn through an engine process that
-//! values the best move and the move played ([`analyser`], with the referee's process handling),
-//! and reported per turn and per seat as text or JSON ([`report`]).
+//! or `zatre-match` records (`game.rs`), replayed turn by turn through an engine process that
+//! values the best move and the move played (`analyser.rs`, with the referee's process handling),
+//! and reported per turn and per seat as text or JSON (`report.rs`).
 
 mod analyser;
 mod answer;
