@@ -1,6 +1,6 @@
 //! Legal move generation and perft on fixed mid-game positions from seeded games.
 //!
-//! `cargo bench --bench movegen`; the README reports the medians.
+//! `cargo bench --bench movegen`; docs/contributing.md reports the medians (Figures).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use rand::SeedableRng;

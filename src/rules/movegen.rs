@@ -39,7 +39,7 @@ pub use extend::Extensions;
 
 /// How many sets the search for the largest size visits before a soft stop may cut it short
 /// (seconds): a safety net only. With the pruned search every position of the corpus of huge hands
-/// from real games (`tests/golden/largest.txt`, the README's 2,000 positions, and
+/// from real games (`tests/golden/largest.txt`, the 2,000 positions of docs/contributing.md's figures, and
 /// `tools/slow-positions.txt`) is proven within some 20,000 sets and 10 ms, so their moves stay
 /// legal whatever the flag says.
 const SOFT_STOP_AFTER: u64 = 5_000_000;
