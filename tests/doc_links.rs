@@ -157,7 +157,8 @@ fn percent_decoded(text: &str) -> String {
 }
 
 /// The link targets of a Markdown text with their line numbers: inline links and images
-/// `[text](target "title")`, `<target>` in them, and reference definitions `[name]: target`.
+/// `[text](target "title")`, `<target>` in them, reference definitions `[name]: target`, and the
+/// `src="..."` and `href="..."` of HTML tags (`<img src=...>`), in the order of these kinds.
 /// Fenced code blocks and inline code spans are skipped.
 fn links(text: &str) -> Vec<(usize, String)> {
     let mut out = Vec::new();
@@ -177,6 +178,15 @@ fn links(text: &str) -> Vec<(usize, String)> {
         let line = without_code_spans(line);
         if let Some(target) = reference_definition(&line) {
             out.push((index + 1, target));
+        }
+        for key in ["src=\"", "href=\""] {
+            let mut rest = line.as_str();
+            while let Some(at) = rest.find(key) {
+                let after = &rest[at + key.len()..];
+                let end = after.find('"').unwrap_or(after.len());
+                out.push((index + 1, after[..end].to_string()));
+                rest = &after[end..];
+            }
         }
         let mut rest = line.as_str();
         while let Some(at) = rest.find("](") {
@@ -318,7 +328,8 @@ fn links_are_found_outside_code_and_fences_only() {
                 `[not a link](x.md)` and ``a `[tick](y.md)` span``\n\
                 ```\n[in a fence](z.md)\n```\n\
                 [ref]: docs/guide.md\n\
-                [paren](file_(1).md) and [web](https://example.com) and [angle](<with space.md>)\n";
+                [paren](file_(1).md) and [web](https://example.com) and [angle](<with space.md>)\n\
+                <img src=\"shot.png\" width=\"240\"> <a href=\"#top\">top</a>\n";
     let found: Vec<(usize, String)> = links(text);
     let expected: Vec<(usize, String)> = vec![
         (1, "protocol/PROTOCOL.md#framing".into()),
@@ -327,6 +338,8 @@ fn links_are_found_outside_code_and_fences_only() {
         (7, "file_(1).md".into()),
         (7, "https://example.com".into()),
         (7, "with space.md".into()),
+        (8, "shot.png".into()),
+        (8, "#top".into()),
     ];
     assert_eq!(found, expected);
 }
