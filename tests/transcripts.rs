@@ -235,8 +235,9 @@ fn the_matcher_handles_wildcards_and_repeats() {
     assert!(!block_matches(&e(&[" = ok", ""]), &e(&["= ok"])));
 }
 
-/// Every example in protocol/PROTOCOL.md (a fenced block of `>` and `<` lines) is a step of some
-/// transcript: the same input line, and output the transcript's expectation matches.
+/// Every example in protocol/PROTOCOL.md and docs/gui-guide.md (a fenced block of `>` and `<`
+/// lines) is a step of some transcript: the same input line, and output the transcript's
+/// expectation matches.
 #[test]
 fn spec_examples_come_from_transcripts() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -247,7 +248,14 @@ fn spec_examples_come_from_transcripts() {
             known.extend(parse_transcript(&fs::read_to_string(&path).expect("readable")));
         }
     }
-    let spec = fs::read_to_string(root.join("protocol/PROTOCOL.md")).expect("the spec");
+    for (doc, least) in [("protocol/PROTOCOL.md", 20), ("docs/gui-guide.md", 15)] {
+        let text = fs::read_to_string(root.join(doc)).unwrap_or_else(|e| panic!("{doc}: {e}"));
+        doc_examples_come_from(doc, &text, &known, least);
+    }
+}
+
+/// The examples of one document, each a step of the `known` transcripts; at least `least` of them.
+fn doc_examples_come_from(doc: &str, spec: &str, known: &[Step], least: usize) {
     let mut in_block = false;
     let mut block = String::new();
     let mut checked = 0;
@@ -273,8 +281,8 @@ fn spec_examples_come_from_transcripts() {
             block.push('\n');
         }
     }
-    assert!(checked > 20, "only {checked} examples found in the spec");
-    assert!(missing.is_empty(), "spec examples not in any transcript:\n{}", missing.join("\n"));
+    assert!(checked > least, "only {checked} examples found in {doc}");
+    assert!(missing.is_empty(), "examples of {doc} not in any transcript:\n{}", missing.join("\n"));
 }
 
 /// The transcripts cover every command word and every error code but `internal` (a bug).
