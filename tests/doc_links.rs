@@ -162,31 +162,13 @@ fn percent_decoded(text: &str) -> String {
 /// Fenced code blocks and inline code spans are skipped.
 fn links(text: &str) -> Vec<(usize, String)> {
     let mut out = Vec::new();
-    let mut fence: Option<&str> = None;
-    for (index, raw) in text.lines().enumerate() {
-        let line = raw.trim_start();
-        if let Some(marker) = fence {
-            if line.starts_with(marker) {
-                fence = None;
-            }
-            continue;
-        }
-        if line.starts_with("```") || line.starts_with("~~~") {
-            fence = Some(&line[..3]);
-            continue;
-        }
+    for (number, line) in prose_lines(text) {
         let line = without_code_spans(line);
         if let Some(target) = reference_definition(&line) {
-            out.push((index + 1, target));
+            out.push((number, target));
         }
-        for key in ["src=\"", "href=\""] {
-            let mut rest = line.as_str();
-            while let Some(at) = rest.find(key) {
-                let after = &rest[at + key.len()..];
-                let end = after.find('"').unwrap_or(after.len());
-                out.push((index + 1, after[..end].to_string()));
-                rest = &after[end..];
-            }
+        for key in ["src", "href"] {
+            out.extend(attribute_values(&line, key).into_iter().map(|v| (number, v)));
         }
         let mut rest = line.as_str();
         while let Some(at) = rest.find("](") {
@@ -199,12 +181,49 @@ fn links(text: &str) -> Vec<(usize, String)> {
                 inner.split_whitespace().next().unwrap_or("")
             };
             if !target.is_empty() {
-                out.push((index + 1, target.to_string()));
+                out.push((number, target.to_string()));
             }
             rest = &after[end..];
         }
     }
     out
+}
+
+/// The lines outside fenced code blocks, with their numbers from 1, leading blanks trimmed.
+fn prose_lines(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut fence: Option<&str> = None;
+    for (index, raw) in text.lines().enumerate() {
+        let line = raw.trim_start();
+        if let Some(marker) = fence {
+            if line.starts_with(marker) {
+                fence = None;
+            }
+        } else if line.starts_with("```") || line.starts_with("~~~") {
+            fence = Some(&line[..3]);
+        } else {
+            out.push((index + 1, line));
+        }
+    }
+    out
+}
+
+/// The values of the HTML attribute `key` (`key="value"`) in a line.
+fn attribute_values(line: &str, key: &str) -> Vec<String> {
+    let marker = format!("{key}=\"");
+    let mut values = Vec::new();
+    let mut rest = line;
+    while let Some(at) = rest.find(&marker) {
+        // Only a whole attribute name: `id=` but not `grid=`.
+        let whole = rest[..at].chars().next_back().is_none_or(|c| c.is_whitespace());
+        let after = &rest[at + marker.len()..];
+        let end = after.find('"').unwrap_or(after.len());
+        if whole {
+            values.push(after[..end].to_string());
+        }
+        rest = &after[end..];
+    }
+    values
 }
 
 /// The index of the `)` that closes a link target (parentheses inside it nest).
@@ -259,28 +278,9 @@ fn without_code_spans(line: &str) -> String {
 /// `-2`, ... Explicit `<a id="...">` / `<a name="...">` anchors count too.
 fn heading_ids(text: &str) -> BTreeSet<String> {
     let mut ids = BTreeSet::new();
-    let mut fence: Option<&str> = None;
-    for raw in text.lines() {
-        let line = raw.trim_start();
-        if let Some(marker) = fence {
-            if line.starts_with(marker) {
-                fence = None;
-            }
-            continue;
-        }
-        if line.starts_with("```") || line.starts_with("~~~") {
-            fence = Some(&line[..3]);
-            continue;
-        }
-        for key in ["id=\"", "name=\""] {
-            let mut rest = line;
-            while let Some(at) = rest.find(key) {
-                let after = &rest[at + key.len()..];
-                if let Some(end) = after.find('"') {
-                    ids.insert(after[..end].to_lowercase());
-                }
-                rest = after;
-            }
+    for (_, line) in prose_lines(text) {
+        for key in ["id", "name"] {
+            ids.extend(attribute_values(line, key).into_iter().map(|v| v.to_lowercase()));
         }
         let hashes = line.chars().take_while(|&c| c == '#').count();
         if hashes == 0 || hashes > 6 || !line[hashes..].starts_with(' ') {
@@ -329,7 +329,7 @@ fn links_are_found_outside_code_and_fences_only() {
                 ```\n[in a fence](z.md)\n```\n\
                 [ref]: docs/guide.md\n\
                 [paren](file_(1).md) and [web](https://example.com) and [angle](<with space.md>)\n\
-                <img src=\"shot.png\" width=\"240\"> <a href=\"#top\">top</a>\n";
+                <img src=\"shot.png\" width=\"240\"> <a href=\"#top\">top</a> <b data-src=\"not.png\">\n";
     let found: Vec<(usize, String)> = links(text);
     let expected: Vec<(usize, String)> = vec![
         (1, "protocol/PROTOCOL.md#framing".into()),
