@@ -12,6 +12,7 @@
 mod engine_path;
 mod webdriver;
 
+use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -595,4 +596,118 @@ fn the_page_shows_a_refusal_and_restarts_a_crashed_engine() {
     let unchanged = shown(&browser);
     assert_eq!(unchanged.history, before.history, "a refused load changes nothing");
     assert_eq!(unchanged.board, before.board);
+}
+
+/// The rule fields of the new-game dialog that are enabled: name -> value.
+fn dialog_rules(browser: &Browser) -> BTreeMap<String, String> {
+    let v = browser
+        .js("return Object.fromEntries([...document.querySelectorAll('#new-game-dialog [data-rule]')] \
+             .filter(c => !c.disabled).map(c => [c.dataset.rule, c.value]))");
+    v.as_object()
+        .map(|o| o.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string())).collect())
+        .unwrap_or_default()
+}
+
+/// The `<option>=<value>` fields of a line (a position line, or `history`'s startpos).
+fn rule_fields(line: &str) -> BTreeMap<String, String> {
+    line.split_whitespace()
+        .filter_map(|t| t.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+/// Opens the dialog for a two-human classic game and chooses a preset.
+fn choose_preset(browser: &Browser, preset: &str) {
+    if browser.js("return document.querySelector('#new-game-dialog').open") != Value::Bool(true) {
+        browser.click("#new-game");
+    }
+    browser.select("#variant", "classic");
+    browser.select("#players", "2");
+    browser.select("#seat-1", "human");
+    browser.select("#seat-2", "human");
+    browser.select("#rule-rules", preset);
+}
+
+/// Starts the game of the open dialog; the engine's rules line (`history`) of the new game.
+fn start_and_read_rules(browser: &Browser) -> BTreeMap<String, String> {
+    let before = browser.js("return document.querySelector('#history').value");
+    browser.click("#start");
+    let history = browser.wait_until(
+        "the new game",
+        &format!(
+            "const h = document.querySelector('#history').value; \
+             return !document.querySelector('#new-game-dialog').open && h !== {before} && h.startsWith('position startpos') && h"
+        ),
+        Duration::from_secs(30),
+    );
+    rule_fields(history.as_str().unwrap_or_default())
+}
+
+#[test]
+fn the_dialog_shows_the_rules_that_are_played_for_every_preset() {
+    let bridge = BridgeProcess::start();
+    let browser = Browser::start();
+    browser.goto(&bridge.url);
+    browser.wait_until(
+        "the engine's variants in the dialog",
+        "return document.querySelectorAll('#rule-rules option').length > 0 && !document.querySelector('#new-game').disabled",
+        Duration::from_secs(30),
+    );
+    let mut judge = Judge::start();
+    let variants = judge.call("variants");
+    let presets: Vec<String> = variants
+        .iter()
+        .find_map(|l| l.strip_prefix("rule rules default "))
+        .and_then(|l| l.split_whitespace().nth(2))
+        .expect("classic has the preset option `rules ... choice <presets>`")
+        .split(',')
+        .map(str::to_string)
+        .collect();
+    assert!(presets.len() >= 2, "{presets:?}");
+    for preset in &presets {
+        choose_preset(&browser, preset);
+        let shown = dialog_rules(&browser);
+        judge.call(&format!("newgame variant classic players 2 rules={preset}"));
+        let meant = rule_fields(&judge.call("position")[0]);
+        for (name, value) in &shown {
+            if name == "rules" {
+                continue;
+            }
+            assert_eq!(
+                meant.get(name),
+                Some(value),
+                "rules={preset}: the dialog shows {name}={value}, the engine's preset means {:?}",
+                meant.get(name)
+            );
+        }
+        let played = start_and_read_rules(&browser);
+        for (name, value) in shown.iter().filter(|(n, _)| *n != "rules") {
+            assert_eq!(played.get(name), Some(value), "rules={preset}: {name} shown is {name} played");
+        }
+        println!("rules={preset}: the dialog shows and the engine plays {played:?}");
+    }
+    // A value chosen on purpose that equals a default is sent too: over a preset that sets
+    // another, it is what is played.
+    let (preset, option, value) = presets
+        .iter()
+        .find_map(|p| {
+            judge.call(&format!("newgame variant classic players 2 rules={p}"));
+            let meant = rule_fields(&judge.call("position")[0]);
+            judge.call("newgame variant classic players 2");
+            let plain = rule_fields(&judge.call("position")[0]);
+            plain
+                .iter()
+                .find(|(k, v)| meant.get(*k) != Some(*v))
+                .map(|(k, v)| (p.clone(), k.clone(), v.clone()))
+        })
+        .expect("a preset that sets an option away from its default");
+    choose_preset(&browser, &preset);
+    browser.select(&format!("#rule-{option}"), &value);
+    let played = start_and_read_rules(&browser);
+    assert_eq!(
+        played.get(&option),
+        Some(&value),
+        "rules={preset} then {option}={value} (its default) is played"
+    );
+    no_console_errors(&browser);
 }

@@ -6,7 +6,7 @@ import { EngineClient, EngineError, ConnectionClosed } from './protocol.js';
 import * as P from './parse.js';
 import { BoardView } from './board.js';
 import { renderSheets } from './sheets.js';
-import { NewGameDialog, newgameArgs } from './dialog.js';
+import { NewGameDialog, newgameArgs, PRESET } from './dialog.js';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -105,7 +105,34 @@ async function connect() {
   const version = (await call('protocol_version'))[0];
   if (Number(version) < 2) throw new Error(`this board needs protocol version 2; the engine speaks ${version}`);
   state.variants = P.variants(await call('variants'));
-  dialog.setVariants(state.variants);
+  dialog.setVariants(state.variants, await readPresets(state.variants));
+}
+
+/**
+ * What each preset means, as the engine plays it: a game started with only the preset, its rule
+ * options read back from `position`. A preset sets the options in which the presets differ.
+ * Run on a fresh engine, before any game of the page's own.
+ */
+async function readPresets(variants) {
+  const out = {};
+  for (const v of variants) {
+    const rule = v.rules.find((r) => r.name === PRESET);
+    if (!rule || rule.kind !== 'choice') continue;
+    const games = {};
+    for (const preset of rule.spec.split(',')) {
+      await call(`newgame variant ${v.name} players ${v.def} ${PRESET}=${preset}`);
+      games[preset] = P.position((await call('position'))[0] || '').fields;
+    }
+    const names = v.rules.map((r) => r.name).filter((n) => n !== PRESET);
+    const values = Object.values(games);
+    const set = names.filter((n) => values.some((f) => f[n] !== values[0][n]));
+    out[v.name] = {};
+    for (const [preset, f] of Object.entries(games)) {
+      out[v.name][preset] = Object.fromEntries(set.map((n) => [n, f[n]]));
+    }
+  }
+  await call('newgame');
+  return out;
 }
 
 function onClose({ code, reason }) {

@@ -2,6 +2,8 @@
 // engine with its time per move), the rule options and a seed. It knows no variant itself.
 
 const SEAT_KINDS = ['human', 'engine'];
+/** The rule option that names a preset (`variants`: "`rules` is a preset"). */
+export const PRESET = 'rules';
 
 export class NewGameDialog {
   constructor(dialog, onStart) {
@@ -21,9 +23,13 @@ export class NewGameDialog {
     dialog.querySelector('#cancel-new-game').addEventListener('click', () => dialog.close());
   }
 
-  /** Sets the variants (parsed `variants`) and builds the controls. */
-  setVariants(variants) {
+  /**
+   * Sets the variants (parsed `variants`) and what each preset sets (`presets`: variant name ->
+   * preset name -> {option: value}, as the engine played them) and builds the controls.
+   */
+  setVariants(variants, presets = {}) {
     this.variants = variants;
+    this.presets = presets;
     this.variantSel.replaceChildren(
       ...variants.map((v) => {
         const o = document.createElement('option');
@@ -149,11 +155,24 @@ export class NewGameDialog {
       control.id = `rule-${rule.name}`;
       control.dataset.rule = rule.name;
       control.value = rule.def;
+      if (rule.name === PRESET) control.addEventListener('change', () => this.presetChanged());
       const note = document.createElement('span');
       note.className = 'unit';
       if (rule.players) note.textContent = `with ${rule.players.join(' or ')} players`;
       row.append(label, control, note);
       this.rulesBox.appendChild(row);
+    }
+  }
+
+  /** Sets the fields a preset sets to what the engine said the preset means. */
+  presetChanged() {
+    const v = this.variant();
+    const control = this.dialog.querySelector(`#rule-${PRESET}`);
+    const meaning = control && (this.presets[v.name] || {})[control.value];
+    if (!meaning) return;
+    for (const [name, value] of Object.entries(meaning)) {
+      const field = this.dialog.querySelector(`#rule-${name}`);
+      if (field && !field.disabled) field.value = value;
     }
   }
 
@@ -186,9 +205,11 @@ export class NewGameDialog {
       const control = this.dialog.querySelector(`#rule-${rule.name}`);
       if (!control || control.disabled) continue;
       const value = control.value.trim().replace(/\s+/g, '');
-      // Only options changed from their default are sent, so that a preset (`rules=`) is not
-      // overridden by the defaults of its single options.
-      if (value !== '' && value !== this.ruleDefault(rule)) rules.push(`${rule.name}=${value}`);
+      // Every field is sent, a value equal to a default too: the fields are what is played (the
+      // preset `rules=` comes first and the single options override it, PROTOCOL.md `newgame`).
+      if (value === '') continue;
+      if (rule.name === PRESET) rules.unshift(`${rule.name}=${value}`);
+      else rules.push(`${rule.name}=${value}`);
     }
     const seats = [];
     for (let i = 0; i < players; i++) seats.push({ kind: this.seatChoice[i], movetime: this.seatTime[i] });
