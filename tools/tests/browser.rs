@@ -24,7 +24,7 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 
 use engine_path::{engine, first_line, BRIDGE};
-use webdriver::Browser;
+use webdriver::{Browser, KEY_DOWN, KEY_ENTER, KEY_ESCAPE, KEY_LEFT, KEY_RIGHT, KEY_TAB, KEY_UP};
 
 /// The engine seat's time per move: long enough that the page can be read while it thinks (the
 /// state after the human's move), short enough for CI.
@@ -222,7 +222,7 @@ fn start_game(browser: &Browser, variant: &str, seats: &[&str], seed: &str) {
     browser.wait_until(
         "the new game",
         &format!(
-            "return !document.querySelector('#new-game-dialog').open && /^{variant}, {} player/.test(document.querySelector('#turn-line').textContent)",
+            "return !document.querySelector('#new-game-dialog').open && document.body.dataset.variant === '{variant}' && document.body.dataset.players === '{}'",
             seats.len()
         ),
         Duration::from_secs(30),
@@ -402,7 +402,7 @@ fn a_whole_classic_game_by_clicks_against_the_engine() {
                 "the best hint previewed on the board",
                 "const first = document.querySelector('#hints li'); \
                  return document.querySelectorAll('[data-cell] .ghost').length > 0 \
-                     || (first !== null && first.textContent.startsWith('pass'))",
+                     || (first !== null && first.dataset.move === 'pass')",
                 Duration::from_secs(10),
             );
         }
@@ -461,8 +461,8 @@ fn a_whole_classic_game_by_clicks_against_the_engine() {
         browser.js("return [...document.querySelectorAll('#ranking li')].map(l => l.textContent)");
     assert_eq!(shown_ranking.as_array().map_or(0, Vec::len), ranking.len(), "{shown_ranking} vs {ranking:?}");
     let end = status.iter().find_map(|l| l.strip_prefix("end ")).expect("an end reason").to_string();
-    let shown_end = browser.js("return document.querySelector('#end-reason').textContent");
-    assert!(shown_end.as_str().is_some_and(|s| s.contains(&end)), "{shown_end} names {end}");
+    let shown_end = browser.js("return document.querySelector('#end-reason').dataset.end");
+    assert_eq!(shown_end.as_str(), Some(end.as_str()), "the end reason shown is the engine's");
     screenshot(&browser, "zatre-web-final.png");
 
     let lat = browser.js("return window.__lat");
@@ -588,10 +588,13 @@ fn the_page_shows_a_refusal_and_restarts_a_crashed_engine() {
     browser.click("#load");
     let error = browser.wait_until(
         "the error shown",
-        "return !document.querySelector('#error-box').hidden && document.querySelector('#error').textContent",
+        "return !document.querySelector('#error-box').hidden && document.querySelector('#error-detail').textContent",
         Duration::from_secs(20),
     );
+    // The sentence chosen by the error's code, with the engine's own message beside it.
     assert!(error.as_str().is_some_and(|e| e.starts_with("position: invalid_position ")), "{error}");
+    let sentence = browser.js("return document.querySelector('#error').textContent");
+    assert_eq!(sentence, Value::from("That saved game is not a valid position."), "the code's sentence");
     browser.click("#close-save");
     let unchanged = shown(&browser);
     assert_eq!(unchanged.history, before.history, "a refused load changes nothing");
@@ -710,4 +713,399 @@ fn the_dialog_shows_the_rules_that_are_played_for_every_preset() {
         "rules={preset} then {option}={value} (its default) is played"
     );
     no_console_errors(&browser);
+}
+
+/// axe-core's script (`npm pack axe-core`, fetched by `.ci/run` into `target/axe/`), or `None`
+/// outside CI when it is missing (then the axe checks are skipped, saying so). `ZATRE_AXE` names
+/// another copy.
+fn axe_script() -> Option<String> {
+    let path = std::env::var_os("ZATRE_AXE").map(PathBuf::from).unwrap_or_else(|| {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("target").join("axe").join("axe.min.js")
+    });
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Some(text),
+        Err(e) => {
+            assert!(
+                std::env::var("CI").map_or(true, |v| v != "true"),
+                "axe-core is missing at {} ({e}): .ci/run fetches it with npm pack",
+                path.display()
+            );
+            println!(
+                "axe-core missing at {}: the accessibility checks are skipped (CI fails instead)",
+                path.display()
+            );
+            None
+        }
+    }
+}
+
+/// Runs axe-core on the page as it is; fails on any serious or critical violation.
+fn axe_check(browser: &Browser, axe: Option<&str>, state: &str) {
+    let Some(axe) = axe else { return };
+    if browser.js("return typeof window.axe") != Value::from("object") {
+        browser.js(&format!("{axe}\n;return true;"));
+    }
+    let found = browser.js_async(
+        "const done = arguments[arguments.length - 1]; \
+         axe.run(document, { resultTypes: ['violations'] }).then(r => done(r.violations \
+             .filter(v => v.impact === 'serious' || v.impact === 'critical') \
+             .map(v => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 4).map(n => n.target.join(' ')) })))) \
+         .catch(e => done([{ id: 'axe failed', help: String(e) }]));",
+    );
+    let n = found.as_array().map_or(0, Vec::len);
+    assert_eq!(n, 0, "axe-core, {state}: serious or critical violations: {found:#}");
+    println!("axe-core, {state}: no serious or critical violation");
+}
+
+/// No sideways scrolling, and what the issue asks of each size.
+fn check_layout(browser: &Browser, what: &str) -> Value {
+    let v = browser.js(
+        "const r = (s) => { const e = document.querySelector(s); if (!e) return null; const b = e.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; }; \
+         return { scroll: document.documentElement.scrollWidth, inner: innerWidth, height: innerHeight, \
+             board: r('#board'), hand: r('#hand-area'), cell: document.querySelector('[data-cell]').getBoundingClientRect().width, \
+             dialog: document.querySelector('dialog[open]') ? r('dialog[open]') : null };",
+    );
+    let scroll = v["scroll"].as_f64().unwrap_or(f64::MAX);
+    let inner = v["inner"].as_f64().unwrap_or(0.0);
+    assert!(scroll <= inner, "{what}: no horizontal overflow (scrollWidth {scroll} > innerWidth {inner})");
+    if let Some(d) = v["dialog"].as_array() {
+        let (l, r) = (d[0].as_f64().unwrap_or(-1.0), d[2].as_f64().unwrap_or(f64::MAX));
+        assert!(l >= 0.0 && r <= inner, "{what}: the dialog fits the width: {d:?}");
+    }
+    v
+}
+
+fn in_viewport(v: &Value, key: &str) -> bool {
+    let (w, h) = (v["inner"].as_f64().unwrap_or(0.0), v["height"].as_f64().unwrap_or(0.0));
+    v[key].as_array().is_some_and(|b| {
+        let f: Vec<f64> = b.iter().filter_map(Value::as_f64).collect();
+        f.len() == 4 && f[0] >= 0.0 && f[1] >= 0.0 && f[2] <= w && f[3] <= h
+    })
+}
+
+fn wait_human_place(browser: &Browser) {
+    browser.wait_until(
+        "the human to place",
+        "return document.body.dataset.turn === 'place' && document.body.dataset.busy === 'no'",
+        Duration::from_secs(60),
+    );
+}
+
+fn focused(browser: &Browser) -> Value {
+    browser.js(
+        "const a = document.activeElement; return a ? (a.dataset.cell ? 'cell:' + a.dataset.cell : (a.id || a.tagName)) : null",
+    )
+}
+
+/// Plays a whole turn with keys alone: Tab to the board (one stop), a digit picks a hand tile,
+/// Enter puts it on the lit cell in focus, until the move is complete; then Tab to Submit, Enter.
+fn keyboard_turn(browser: &Browser) {
+    browser
+        .js("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); return true;");
+    let mut stops = Vec::new();
+    for _ in 0..40 {
+        browser.keys(&[KEY_TAB]);
+        let f = focused(browser);
+        let s = f.as_str().unwrap_or_default().to_string();
+        stops.push(s.clone());
+        if s.starts_with("cell:") {
+            break;
+        }
+    }
+    let at = focused(browser);
+    assert!(at.as_str().is_some_and(|s| s.starts_with("cell:")), "Tab reaches the board: {stops:?}");
+    // The board is one Tab stop: the next Tab leaves it.
+    browser.keys(&[KEY_TAB]);
+    let after = focused(browser);
+    assert!(!after.as_str().unwrap_or_default().starts_with("cell:"), "one Tab stop: {after}");
+    browser.shift_tab();
+    let back = focused(browser);
+    assert_eq!(back, at, "Shift+Tab comes back to the same cell");
+    // Arrow keys move between cells.
+    browser.keys(&[KEY_RIGHT]);
+    let moved = focused(browser);
+    assert_ne!(moved, at, "ArrowRight moves to another cell");
+    browser.keys(&[KEY_LEFT]);
+    assert_eq!(focused(browser), at, "ArrowLeft comes back");
+    browser.keys(&[KEY_DOWN, KEY_UP]);
+    assert_eq!(focused(browser), at, "ArrowDown then ArrowUp come back");
+
+    // Escape takes a pending tile back.
+    let mut escaped = false;
+    for placed in 1..=12 {
+        let value = browser.js(
+            "const t = document.querySelector('#hand [data-hand-tile]'); return t ? t.dataset.value : null",
+        );
+        let Some(value) = value.as_str().map(str::to_string) else { break };
+        browser.keys(&[&value]);
+        let lit = browser.wait_until(
+            "lit cells for the picked tile",
+            "return document.querySelectorAll('[data-cell].accepts').length",
+            Duration::from_secs(10),
+        );
+        assert!(lit.as_u64().unwrap_or(0) > 0, "a picked tile lights cells");
+        let label = browser.js("return document.activeElement.getAttribute('aria-label')");
+        assert!(
+            label.as_str().is_some_and(|l| l.contains(&format!("takes the selected {value}"))),
+            "the focused cell says it takes the tile: {label}"
+        );
+        browser.keys(&[KEY_ENTER]);
+        let count = if escaped { placed - 1 } else { placed };
+        browser.wait_until(
+            "the tile put down by Enter",
+            &format!("return document.body.dataset.busy === 'no' && document.querySelectorAll('[data-cell] .tile.pending').length === {count}"),
+            Duration::from_secs(10),
+        );
+        assert!(
+            focused(browser).as_str().is_some_and(|s| s.starts_with("cell:")),
+            "the focus stays on the board"
+        );
+        if !escaped {
+            escaped = true;
+            browser.keys(&[KEY_ESCAPE]);
+            browser.wait_until(
+                "Escape takes the tile back",
+                "return document.body.dataset.busy === 'no' && document.querySelectorAll('[data-cell] .tile.pending').length === 0",
+                Duration::from_secs(10),
+            );
+            continue;
+        }
+        let done = browser.js(
+            "return !document.querySelector('#submit').disabled && document.querySelectorAll('[data-cell].accepts').length === 0 \
+                 && !document.querySelector('#hand [data-hand-tile]')",
+        );
+        if done == Value::Bool(true) {
+            break;
+        }
+        if browser.js("return !document.querySelector('#submit').disabled") == Value::Bool(true)
+            && browser.js("return document.querySelector('#move-info').textContent")
+                == Value::from("A legal move: submit it.")
+        {
+            break;
+        }
+    }
+    assert_eq!(
+        browser.js("return !document.querySelector('#submit').disabled"),
+        Value::Bool(true),
+        "a complete move"
+    );
+    for _ in 0..40 {
+        if focused(browser) == Value::from("submit") {
+            break;
+        }
+        browser.keys(&[KEY_TAB]);
+    }
+    assert_eq!(focused(browser), Value::from("submit"), "Tab reaches Submit");
+    let before = browser.js("return document.querySelector('#history').value");
+    browser.keys(&[KEY_ENTER]);
+    browser.wait_until(
+        "the move submitted",
+        &format!("return document.querySelector('#history').value !== {before}"),
+        Duration::from_secs(20),
+    );
+}
+
+/// The catalogues have the same keys, the same kind of value and the same `{placeholders}`.
+fn catalogues_agree(browser: &Browser) {
+    let v = browser.js_async(
+        "const done = arguments[arguments.length - 1]; \
+         Promise.all(['en', 'de', 'cs', 'hu'].map(l => import(`/i18n/${l}.js`).then(m => [l, m.default]))).then(all => { \
+           const shape = (s) => typeof s === 'string' ? [...s.matchAll(/\\{(\\w+)\\}/g)].map(m => m[1]).sort().join(',') \
+               : 'plural:' + [...new Set(Object.values(s).flatMap(x => [...x.matchAll(/\\{(\\w+)\\}/g)].map(m => m[1])))].sort().join(','); \
+           const [, en] = all[0]; const problems = []; \
+           for (const [l, c] of all.slice(1)) { \
+             for (const k of Object.keys(en)) { if (!(k in c)) problems.push(`${l} lacks ${k}`); else if (shape(en[k]) !== shape(c[k])) problems.push(`${l} ${k}: ${shape(c[k])} vs ${shape(en[k])}`); } \
+             for (const k of Object.keys(c)) if (!(k in en)) problems.push(`${l} has ${k}, en does not`); \
+             for (const [k, s] of Object.entries(c)) if (typeof s === 'object' && !('other' in s)) problems.push(`${l} ${k}: no 'other' form`); \
+           } \
+           done({ keys: Object.keys(en).length, problems }); }).catch(e => done({ problems: [String(e)] }));",
+    );
+    let problems = v["problems"].as_array().cloned().unwrap_or_default();
+    assert!(problems.is_empty(), "the catalogues differ: {problems:#?}");
+    println!("catalogues: {} keys in each of en, de, cs, hu", v["keys"]);
+}
+
+/// In German, no visible text of the page is an English string of the catalogue.
+fn no_english_left(browser: &Browser) {
+    let v = browser.js_async(
+        "const done = arguments[arguments.length - 1]; \
+         Promise.all([import('/i18n/en.js'), import('/i18n/de.js')]).then(([en, de]) => { \
+           const english = new Set(); \
+           for (const [k, s] of Object.entries(en.default)) if (typeof s === 'string' && !s.includes('{') && s !== de.default[k]) english.add(s.trim()); \
+           const found = []; const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT); \
+           while (walk.nextNode()) { const n = walk.currentNode; const el = n.parentElement; \
+             if (!el || el.closest('[hidden], dialog:not([open]), #status, script')) continue; \
+             const text = n.textContent.trim(); if (english.has(text)) found.push(text); } \
+           for (const el of document.querySelectorAll('[aria-label]')) if (english.has(el.getAttribute('aria-label'))) found.push(el.getAttribute('aria-label')); \
+           done({ found, checked: english.size }); });",
+    );
+    let found = v["found"].as_array().cloned().unwrap_or_default();
+    assert!(found.is_empty(), "English strings on the German page: {found:?}");
+}
+
+/// Plays a game to its end with the judge (greedy, fast): its `history`.
+fn finished_game(judge: &mut Judge) -> String {
+    judge.call("setoption name Strategy value greedy");
+    judge.call("newgame variant classic players 2 seed 7");
+    for _ in 0..400 {
+        let status = judge.call("status");
+        if status[0].starts_with("phase over") {
+            break;
+        }
+        if status[0].starts_with("phase draw") {
+            judge.call("draw");
+            continue;
+        }
+        let best = judge.call("go nodes 200");
+        let mv = best[0].split_whitespace().nth(1).expect("a bestmove").to_string();
+        judge.call(&format!("place {mv}"));
+    }
+    assert!(judge.call("status")[0].starts_with("phase over"), "the judge's game ends");
+    judge.call("history").join(" ")
+}
+
+#[test]
+fn the_board_for_players_keys_sizes_languages_and_axe() {
+    let axe = axe_script();
+    let bridge = BridgeProcess::start();
+    let browser = Browser::start();
+    browser.set_viewport(1280, 720);
+    browser.goto(&bridge.url);
+    let mut judge = Judge::start();
+    browser.wait_until(
+        "the dialog",
+        "return document.querySelector('#new-game-dialog').open && document.querySelectorAll('#variant option').length > 0",
+        Duration::from_secs(30),
+    );
+    browser.select("#lang", "en");
+    catalogues_agree(&browser);
+    axe_check(&browser, axe.as_deref(), "the new-game dialog");
+    check_layout(&browser, "1280x720, dialog");
+
+    // A classic game against the engine: a turn by keys alone.
+    start_game(&browser, "classic", &["human", "engine"], "21");
+    wait_human_place(&browser);
+    let v = check_layout(&browser, "1280x720, mid-game");
+    assert!(in_viewport(&v, "board") && in_viewport(&v, "hand"), "1280x720: board and hand in view: {v}");
+    keyboard_turn(&browser);
+    wait_human_place(&browser);
+    axe_check(&browser, axe.as_deref(), "mid-game");
+
+    // A hint: tiles and cells, points, the value labelled; played as the pending move.
+    browser.click("#hint");
+    browser.wait_until(
+        "the hints",
+        "return document.body.dataset.busy === 'no' && document.querySelectorAll('#hints li').length",
+        Duration::from_secs(30),
+    );
+    let hint = browser.js("const li = document.querySelector('#hints li'); return [li.dataset.move, li.querySelector('button').textContent]");
+    let text = hint[1].as_str().unwrap_or_default();
+    assert!(text.contains("expected margin") && text.contains(" on ") && text.contains("point"), "{hint}");
+    axe_check(&browser, axe.as_deref(), "hint shown");
+    let mv = hint[0].as_str().unwrap_or_default().to_string();
+    if mv != "pass" {
+        let score = judge_points(&mut judge, &browser, &mv);
+        assert!(text.contains(&format!("{score} point")), "the hint's points are `score {mv}`: {text}");
+        browser.click("#hints li .play-hint");
+        let n = mv.split(',').count();
+        browser.wait_until(
+            "the hint put down",
+            &format!("return document.body.dataset.busy === 'no' && document.querySelectorAll('[data-cell] .tile.pending').length === {n}"),
+            Duration::from_secs(10),
+        );
+        let pending = browser.js("return [...document.querySelectorAll('[data-cell] .tile.pending')].map(t => `${t.dataset.value}@${t.closest('[data-cell]').dataset.cell}`).sort()");
+        let mut want: Vec<&str> = mv.split(',').collect();
+        want.sort();
+        assert_eq!(pending, serde_json::json!(want), "the hint's tiles are the pending move");
+        assert_eq!(browser.js("return !document.querySelector('#submit').disabled"), Value::Bool(true));
+        browser.click("#submit");
+        wait_human_place(&browser);
+    }
+    std::fs::create_dir_all(readme_shots()).expect("the screenshot folder");
+    std::fs::write(readme_shots().join("desktop-mid-game.png"), browser.screenshot()).expect("written");
+
+    // A phone: no sideways scrolling, the board fits, large cells on demand.
+    browser.set_viewport(390, 844);
+    let v = check_layout(&browser, "390x844, mid-game");
+    println!("390x844: cell {} px", v["cell"]);
+    browser.click("#zoom");
+    let z = check_layout(&browser, "390x844, large cells");
+    assert!(z["cell"].as_f64().unwrap_or(0.0) >= 32.0, "large cells are touch targets of 32 px or more: {z}");
+    browser.click("#zoom");
+    let tiles = browser.js("return Math.min(...[...document.querySelectorAll('#hand button, #hand-area button')].map(b => Math.min(b.getBoundingClientRect().width, b.getBoundingClientRect().height)))");
+    assert!(tiles.as_f64().unwrap_or(0.0) >= 32.0, "hand tiles and buttons are 32 px or more: {tiles}");
+    browser.js("window.scrollTo(0, 0); return true;");
+    std::fs::write(readme_shots().join("phone-mid-game.png"), browser.screenshot()).expect("written");
+    browser.click("#new-game");
+    check_layout(&browser, "390x844, dialog");
+    browser.click("#cancel-new-game");
+
+    // German: the page speaks it, and nothing English is left.
+    browser.set_viewport(1280, 720);
+    browser.select("#lang", "de");
+    browser.wait_until("German", "return document.documentElement.lang === 'de'", Duration::from_secs(5));
+    assert_eq!(
+        browser.js("return document.querySelector('#new-game').textContent"),
+        Value::from("Neues Spiel")
+    );
+    no_english_left(&browser);
+    browser.js("window.scrollTo(0, 0); return true;");
+    std::fs::write(readme_shots().join("german-game.png"), browser.screenshot()).expect("written");
+    for lang in ["cs", "hu"] {
+        browser.select("#lang", lang);
+        browser.wait_until(
+            lang,
+            &format!("return document.documentElement.lang === '{lang}'"),
+            Duration::from_secs(5),
+        );
+        screenshot(&browser, &format!("zatre-web-{lang}.png"));
+    }
+    browser.select("#lang", "en");
+
+    // The saved game carries the seats; loading restores them.
+    browser.click("#save-load");
+    let saved = browser.js("return document.querySelector('#save-text').value");
+    let saved = saved.as_str().unwrap_or_default().to_string();
+    assert!(saved.starts_with(&format!("seats=human,engine:{ENGINE_MS} position startpos ")), "{saved}");
+    // An end: a finished game loaded, with the seats swapped.
+    let end = finished_game(&mut judge);
+    browser.type_into("#load-line", &format!("seats=engine:200,human position {end}"));
+    browser.click("#load");
+    browser.wait_until(
+        "the end",
+        "return document.body.dataset.turn === 'over' && !document.querySelector('#result').hidden",
+        Duration::from_secs(20),
+    );
+    assert_eq!(
+        browser.js("return document.querySelector('#seat-1').value"),
+        Value::from("engine"),
+        "seats restored"
+    );
+    let status = judge.call("status");
+    let human_rank = status
+        .iter()
+        .find(|l| l.starts_with("rank ") && l.contains(" player 2 "))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .map(str::to_string);
+    let words = browser.js("return document.querySelector('#result-words').textContent");
+    let expected = if human_rank.as_deref() == Some("1") { "You won!" } else { "You lost." };
+    assert_eq!(words, Value::from(expected), "the result from the human seat (2): {status:?}");
+    let top = browser.js("return document.querySelector('#result').getBoundingClientRect().top");
+    assert!(top.as_f64().unwrap_or(f64::MAX) < 200.0, "the result is at the top: {top}");
+    axe_check(&browser, axe.as_deref(), "game over");
+    screenshot(&browser, "zatre-web-over.png");
+    no_console_errors(&browser);
+}
+
+/// Where the README's screenshots go: tools/web/screenshots/.
+fn readme_shots() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("web").join("screenshots")
+}
+
+/// The points of a move in the page's game, by the judge replaying the page's save line.
+fn judge_points(judge: &mut Judge, browser: &Browser, mv: &str) -> String {
+    let history = browser.js("return document.querySelector('#history').value");
+    judge.call(history.as_str().unwrap_or_default());
+    let line = judge.call(&format!("score {mv}")).join(" ");
+    line.split_whitespace().nth(1).unwrap_or_default().to_string()
 }
