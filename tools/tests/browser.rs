@@ -934,7 +934,7 @@ fn no_english_left(browser: &Browser) {
            for (const [k, s] of Object.entries(en.default)) if (typeof s === 'string' && !s.includes('{') && s !== de.default[k]) english.add(s.trim()); \
            const found = []; const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT); \
            while (walk.nextNode()) { const n = walk.currentNode; const el = n.parentElement; \
-             if (!el || el.closest('[hidden], dialog:not([open]), #status, script')) continue; \
+             if (!el || el.closest('[hidden], dialog:not([open]), #status, #lang, script')) continue; \
              const text = n.textContent.trim(); if (english.has(text)) found.push(text); } \
            for (const el of document.querySelectorAll('[aria-label]')) if (english.has(el.getAttribute('aria-label'))) found.push(el.getAttribute('aria-label')); \
            done({ found, checked: english.size }); });",
@@ -943,13 +943,14 @@ fn no_english_left(browser: &Browser) {
     assert!(found.is_empty(), "English strings on the German page: {found:?}");
 }
 
-/// Plays a game to its end with the judge (greedy, fast): its `history`.
-fn finished_game(judge: &mut Judge) -> String {
+/// Plays a game with the judge (greedy, fast) until `stop` says so of the status line, or to its
+/// end: its `history`.
+fn judge_game(judge: &mut Judge, seed: u64, stop: impl Fn(&str) -> bool) -> String {
     judge.call("setoption name Strategy value greedy");
-    judge.call("newgame variant classic players 2 seed 7");
+    judge.call(&format!("newgame variant classic players 2 seed {seed}"));
     for _ in 0..400 {
         let status = judge.call("status");
-        if status[0].starts_with("phase over") {
+        if status[0].starts_with("phase over") || stop(&status[0]) {
             break;
         }
         if status[0].starts_with("phase draw") {
@@ -960,8 +961,21 @@ fn finished_game(judge: &mut Judge) -> String {
         let mv = best[0].split_whitespace().nth(1).expect("a bestmove").to_string();
         judge.call(&format!("place {mv}"));
     }
-    assert!(judge.call("status")[0].starts_with("phase over"), "the judge's game ends");
     judge.call("history").join(" ")
+}
+
+/// Loads a saved line into the page by the Save / load dialog.
+fn load_line(browser: &Browser, line: &str) {
+    if browser.js("return document.querySelector('#save-dialog').open") != Value::Bool(true) {
+        browser.click("#save-load");
+    }
+    browser.type_into("#load-line", line);
+    browser.click("#load");
+    browser.wait_until(
+        "the line loaded",
+        "return !document.querySelector('#save-dialog').open && document.body.dataset.busy === 'no'",
+        Duration::from_secs(20),
+    );
 }
 
 #[test]
@@ -1021,7 +1035,24 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
         browser.click("#submit");
         wait_human_place(&browser);
     }
+    // The README's pictures: a game in its middle, a hint shown and a tile picked.
+    let middle = judge_game(&mut judge, 5, |s| {
+        s.starts_with("phase place") && s.contains("tomove 1") && {
+            let turn: u32 = s.split_whitespace().nth(3).and_then(|t| t.parse().ok()).unwrap_or(0);
+            turn >= 25
+        }
+    });
+    load_line(&browser, &format!("seats=human,engine:{ENGINE_MS} position {middle}"));
+    wait_human_place(&browser);
+    browser.click("#hint");
+    browser.wait_until(
+        "the hints",
+        "return document.body.dataset.busy === 'no' && document.querySelectorAll('#hints li').length",
+        Duration::from_secs(30),
+    );
+    browser.click("#hand [data-hand-tile]");
     std::fs::create_dir_all(readme_shots()).expect("the screenshot folder");
+    browser.js("window.scrollTo(0, 0); return true;");
     std::fs::write(readme_shots().join("desktop-mid-game.png"), browser.screenshot()).expect("written");
 
     // A phone: no sideways scrolling, the board fits, large cells on demand.
@@ -1068,7 +1099,8 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
     let saved = saved.as_str().unwrap_or_default().to_string();
     assert!(saved.starts_with(&format!("seats=human,engine:{ENGINE_MS} position startpos ")), "{saved}");
     // An end: a finished game loaded, with the seats swapped.
-    let end = finished_game(&mut judge);
+    let end = judge_game(&mut judge, 7, |_| false);
+    assert!(judge.call("status")[0].starts_with("phase over"), "the judge's game ends");
     browser.type_into("#load-line", &format!("seats=engine:200,human position {end}"));
     browser.click("#load");
     browser.wait_until(

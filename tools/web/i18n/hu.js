@@ -76,7 +76,7 @@ export default {
   'hint.points': { one: '{n} pont', other: '{n} pont' },
   'hint.crosses': { one: '{n} duplázó', other: '{n} duplázó' },
   'hint.show': 'Megmutatás a táblán',
-  'hint.play': 'Ezt a tippet teszem le',
+  'hint.play': 'A tipp letétele',
   'value.margin': 'várható előny {margin}',
   'value.win': 'nyerési esély {win}%',
   'engine.thinkingStart': 'A motor gondolkodik…',

@@ -871,6 +871,7 @@ async function advance() {
 // ---- new game, save and load --------------------------------------------------------------
 
 $('#new-game').addEventListener('click', () => dialog.open());
+$('#result-new-game').addEventListener('click', () => dialog.open());
 $('#new-game-dialog').addEventListener('close', () => advance());
 
 /** Stops what the engine seats are doing (a running `go`), and waits until the page is idle. */

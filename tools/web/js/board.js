@@ -164,6 +164,7 @@ export class BoardView {
       const tile = at.get(name);
       el.classList.toggle('accepts', accepts.has(name));
       el.classList.toggle('last', last.has(name));
+      el.classList.toggle('ghosted', !tile && ghosts.has(name));
       el.replaceChildren();
       const words = [name];
       if (tile) {
