@@ -739,9 +739,8 @@ fn axe_script() -> Option<String> {
     }
 }
 
-/// Runs axe-core on the page as it is; fails on any serious or critical violation.
-fn axe_check(browser: &Browser, axe: Option<&str>, state: &str) {
-    let Some(axe) = axe else { return };
+/// Runs axe-core on the page as it is: its serious and critical violations.
+fn axe_violations(browser: &Browser, axe: &str) -> Vec<Value> {
     if browser.js("return typeof window.axe") != Value::from("object") {
         browser.js(&format!("{axe}\n;return true;"));
     }
@@ -752,9 +751,29 @@ fn axe_check(browser: &Browser, axe: Option<&str>, state: &str) {
              .map(v => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 4).map(n => n.target.join(' ')) })))) \
          .catch(e => done([{ id: 'axe failed', help: String(e) }]));",
     );
-    let n = found.as_array().map_or(0, Vec::len);
-    assert_eq!(n, 0, "axe-core, {state}: serious or critical violations: {found:#}");
+    found.as_array().cloned().unwrap_or_default()
+}
+
+/// axe-core finds no serious or critical violation in this state of the page.
+fn axe_check(browser: &Browser, axe: Option<&str>, state: &str) {
+    let Some(axe) = axe else { return };
+    let found = axe_violations(browser, axe);
+    assert!(found.is_empty(), "axe-core, {state}: serious or critical violations: {found:#?}");
     println!("axe-core, {state}: no serious or critical violation");
+}
+
+/// Proves that axe-core runs and reports: a button without a name, planted in the open dialog
+/// (a modal dialog makes the rest of the page inert), is found; then it is removed.
+fn axe_finds_a_planted_fault(browser: &Browser, axe: Option<&str>) {
+    let Some(axe) = axe else { return };
+    browser.js("const b = document.createElement('button'); b.id = 'axe-probe'; \
+         (document.querySelector('dialog[open] form') || document.body).appendChild(b); return true;");
+    let found = axe_violations(browser, axe);
+    browser.js("document.querySelector('#axe-probe').remove(); return true;");
+    assert!(
+        found.iter().any(|v| v["id"] == "button-name"),
+        "axe-core finds a button without a name: {found:?}"
+    );
 }
 
 /// No sideways scrolling, and what the issue asks of each size.
@@ -993,6 +1012,7 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
     );
     browser.select("#lang", "en");
     catalogues_agree(&browser);
+    axe_finds_a_planted_fault(&browser, axe.as_deref());
     axe_check(&browser, axe.as_deref(), "the new-game dialog");
     check_layout(&browser, "1280x720, dialog");
 
@@ -1003,6 +1023,12 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
     assert!(in_viewport(&v, "board") && in_viewport(&v, "hand"), "1280x720: board and hand in view: {v}");
     keyboard_turn(&browser);
     wait_human_place(&browser);
+    // The focus stayed with the player through the engine's reply: on the board.
+    assert!(
+        focused(&browser).as_str().is_some_and(|s| s.starts_with("cell:")),
+        "focus on the board: {}",
+        focused(&browser)
+    );
     axe_check(&browser, axe.as_deref(), "mid-game");
 
     // A hint: tiles and cells, points, the value labelled; played as the pending move.
