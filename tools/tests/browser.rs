@@ -1167,3 +1167,33 @@ fn judge_points(judge: &mut Judge, browser: &Browser, mv: &str) -> String {
     let line = judge.call(&format!("score {mv}")).join(" ");
     line.split_whitespace().nth(1).unwrap_or_default().to_string()
 }
+
+#[test]
+fn the_page_starts_in_the_browsers_language() {
+    let bridge = BridgeProcess::start();
+    let browser = Browser::start_in(Some("de-DE"));
+    browser.goto(&bridge.url);
+    let lang = browser.wait_until(
+        "the page's language",
+        "return document.querySelector('#new-game-dialog').open && document.querySelectorAll('#variant option').length > 0 && [navigator.language, document.documentElement.lang, document.querySelector('#lang').value, document.querySelector('#start').textContent]",
+        Duration::from_secs(30),
+    );
+    assert_eq!(lang[1], Value::from("de"), "<html lang> from navigator.language {}", lang[0]);
+    assert_eq!(lang[2], Value::from("de"), "the picker shows it");
+    assert_eq!(lang[3], Value::from("Los geht’s"), "German words");
+    // The rule options explained in German, one line each.
+    let help = browser.js("return document.querySelector('#rule-help-leftovers').textContent");
+    assert_eq!(help, Value::from("Was mit Steinen geschieht, die nicht angelegt werden konnten."));
+    // An engine error as a German sentence chosen by its code, the engine's message beside it.
+    browser.click("#cancel-new-game");
+    browser.click("#save-load");
+    browser.type_into("#load-line", "position variant=classic players=2 turn=x");
+    browser.click("#load");
+    let error = browser.wait_until(
+        "the error shown",
+        "return !document.querySelector('#error-box').hidden && [document.querySelector('#error').textContent, document.querySelector('#error-detail').textContent]",
+        Duration::from_secs(20),
+    );
+    assert_eq!(error[0], Value::from("Dieses gespeicherte Spiel ist keine gültige Stellung."), "{error}");
+    assert!(error[1].as_str().is_some_and(|d| d.starts_with("position: invalid_position ")), "{error}");
+}

@@ -42,6 +42,11 @@ impl Browser {
     ///
     /// Panics, with what to install, when either is missing: the test must not pass without them.
     pub fn start() -> Browser {
+        Browser::start_in(None)
+    }
+
+    /// Starts it with a browser language (`de-DE`): `navigator.language` says it.
+    pub fn start_in(lang: Option<&str>) -> Browser {
         for bin in [CHROMEDRIVER, CHROMIUM] {
             assert!(
                 Path::new(bin).exists(),
@@ -69,7 +74,8 @@ impl Browser {
             assert!(Instant::now() < until, "chromedriver did not become ready");
             thread::sleep(Duration::from_millis(50));
         }
-        let args = [
+        let lang_arg = lang.map(|l| format!("--lang={l}"));
+        let mut args: Vec<String> = [
             "--headless",
             "--no-sandbox",
             "--disable-gpu",
@@ -81,13 +87,21 @@ impl Browser {
             "--disable-sync",
             "--disable-extensions",
             "--window-size=1360,1000",
-            &format!("--user-data-dir={}", browser._profile.path().display()),
-        ];
+        ]
+        .iter()
+        .map(|a| a.to_string())
+        .collect();
+        args.push(format!("--user-data-dir={}", browser._profile.path().display()));
+        args.extend(lang_arg);
         let caps = json!({
             "capabilities": {
                 "alwaysMatch": {
                     "browserName": "chrome",
-                    "goog:chromeOptions": { "binary": CHROMIUM, "args": args },
+                    "goog:chromeOptions": {
+                        "binary": CHROMIUM,
+                        "args": args,
+                        "prefs": { "intl": { "accept_languages": lang.unwrap_or("en-US") } }
+                    },
                     "goog:loggingPrefs": { "browser": "ALL" }
                 }
             }
