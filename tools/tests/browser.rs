@@ -1095,7 +1095,12 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
     std::fs::write(readme_shots().join("phone-mid-game.png"), browser.screenshot()).expect("written");
     browser.click("#new-game");
     check_layout(&browser, "390x844, dialog");
+    screenshot(&browser, "zatre-web-phone-dialog.png");
     browser.click("#cancel-new-game");
+    browser.click("#help");
+    check_layout(&browser, "390x844, help");
+    screenshot(&browser, "zatre-web-phone-help.png");
+    browser.click("#close-help");
 
     // German: the page speaks it, and nothing English is left.
     browser.set_viewport(1280, 720);
@@ -1196,4 +1201,49 @@ fn the_page_starts_in_the_browsers_language() {
     );
     assert_eq!(error[0], Value::from("Dieses gespeicherte Spiel ist keine gültige Stellung."), "{error}");
     assert!(error[1].as_str().is_some_and(|d| d.starts_with("position: invalid_position ")), "{error}");
+}
+
+/// Whether this `zatre-web` has an option (the idle timeout comes with the bridge of issue 29).
+fn bridge_has(option: &str) -> bool {
+    Command::new(BRIDGE)
+        .arg("--help")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains(option))
+}
+
+#[test]
+fn an_idle_engine_ended_by_the_bridge_is_restarted_with_the_game() {
+    if !bridge_has("--idle-timeout") {
+        println!("this zatre-web has no --idle-timeout (close code 4006): nothing to check");
+        return;
+    }
+    let bridge = BridgeProcess::start_with(&engine().display().to_string(), &["--idle-timeout", "2"]);
+    let browser = Browser::start();
+    browser.goto(&bridge.url);
+    start_game(&browser, "classic", &["human", "engine"], "9");
+    wait_human_place(&browser);
+    let before = shown(&browser);
+    // Nothing is said for two seconds: the bridge ends the engine with 4006, and the page says so.
+    let code = browser.wait_until(
+        "the idle close on the page",
+        "const c = document.querySelector('#connection'); return !c.hidden && c.dataset.code",
+        Duration::from_secs(20),
+    );
+    assert_eq!(code, Value::from("4006"));
+    let text = browser.js("return document.querySelector('#connection-text').textContent");
+    assert!(
+        text.as_str().is_some_and(|t| t.starts_with("Your engine was stopped after a long pause.")),
+        "{text}"
+    );
+    browser.click("#reconnect");
+    browser.wait_until(
+        "the game restored",
+        "return document.querySelector('#connection').hidden && document.body.dataset.turn === 'place'",
+        Duration::from_secs(30),
+    );
+    let after = shown(&browser);
+    assert_eq!(after.history, before.history, "the same game on a new engine");
+    assert_eq!(after.board, before.board);
+    assert_eq!(after.status, before.status);
+    no_console_errors(&browser);
 }
