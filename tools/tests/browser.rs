@@ -568,7 +568,7 @@ fn the_page_shows_a_refusal_and_restarts_a_crashed_engine() {
         "const c = document.querySelector('#connection'); return !c.hidden && c.textContent",
         Duration::from_secs(20),
     );
-    assert!(text.as_str().is_some_and(|t| t.contains("killed by a signal")), "{text}");
+    assert!(text.as_str().is_some_and(|t| t.contains("killed by")), "{text}");
     browser.click("#reconnect");
     browser.wait_until(
         "the game restored",
@@ -1246,4 +1246,29 @@ fn an_idle_engine_ended_by_the_bridge_is_restarted_with_the_game() {
     assert_eq!(after.board, before.board);
     assert_eq!(after.status, before.status);
     no_console_errors(&browser);
+}
+
+#[test]
+fn too_many_commands_a_second_are_said_in_words() {
+    if !bridge_has("--max-commands-per-second") {
+        println!("this zatre-web has no --max-commands-per-second (close code 4007): nothing to check");
+        return;
+    }
+    // The page's start (versions, variants, the presets, the board) takes more than 3 commands.
+    let bridge =
+        BridgeProcess::start_with(&engine().display().to_string(), &["--max-commands-per-second", "3"]);
+    let browser = Browser::start();
+    browser.goto(&bridge.url);
+    let code = browser.wait_until(
+        "the close on the page",
+        "const c = document.querySelector('#connection'); return !c.hidden && c.dataset.code",
+        Duration::from_secs(20),
+    );
+    assert_eq!(code, Value::from("4007"));
+    let text = browser.js("return document.querySelector('#connection-text').textContent");
+    assert!(
+        text.as_str().is_some_and(|t| t.starts_with("The page sent too many commands a second")),
+        "{text}"
+    );
+    assert_eq!(browser.js("return document.querySelector('#reconnect').hidden"), Value::Bool(false));
 }
