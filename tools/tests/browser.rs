@@ -1160,9 +1160,14 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
     no_console_errors(&browser);
 }
 
-/// Where the README's screenshots go: tools/web/screenshots/.
+/// Where the README's screenshots go: tools/web/screenshots/ when `ZATRE_README_SHOTS` is set
+/// (to renew them), else Cargo's test temp directory (a test run changes no file of the tree).
 fn readme_shots() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("web").join("screenshots")
+    if std::env::var_os("ZATRE_README_SHOTS").is_some() {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("web").join("screenshots")
+    } else {
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("readme-shots")
+    }
 }
 
 /// The points of a move in the page's game, by the judge replaying the page's save line.
