@@ -563,42 +563,35 @@ fn the_page_shows_a_refusal_and_restarts_a_crashed_engine() {
     // The engine dies: the page says so, and a new engine takes the game up where it was.
     let pid = std::fs::read_to_string(&pid_file).expect("the engine's pid").trim().to_string();
     assert!(Command::new("kill").args(["-KILL", &pid]).status().expect("kill runs").success());
-    let text = browser.wait_until(
-        "the engine's end on the page",
-        "const c = document.querySelector('#connection'); return !c.hidden && c.textContent",
-        Duration::from_secs(20),
-    );
-    assert!(text.as_str().is_some_and(|t| t.contains("killed by")), "{text}");
-    browser.click("#reconnect");
-    browser.wait_until(
-        "the game restored",
-        "return document.querySelector('#connection').hidden && document.body.dataset.turn === 'place'",
-        Duration::from_secs(30),
-    );
-    let after = shown(&browser);
-    assert_eq!(after.history, before.history, "the same game");
-    assert_eq!(after.board, before.board);
-    assert_eq!(after.status, before.status);
+    let text = closed_with(&browser, "4001");
+    assert!(text.contains("killed by"), "{text}");
+    reconnect_restores(&browser, &before);
     let new_pid = std::fs::read_to_string(&pid_file).expect("the engine's pid").trim().to_string();
     assert_ne!(new_pid, pid, "a new engine process");
 
     // An error response is shown with its message, and nothing changes.
+    // The sentence chosen by the error's code, with the engine's own message beside it.
+    let sentence = load_a_bad_line(&browser);
+    assert_eq!(sentence, "That saved game is not a valid position.", "the code's sentence");
+    browser.click("#close-save");
+    let unchanged = shown(&browser);
+    assert_eq!(unchanged.history, before.history, "a refused load changes nothing");
+    assert_eq!(unchanged.board, before.board);
+}
+
+/// Pastes a position line the engine refuses (`invalid_position`) and loads it: the page shows the
+/// engine's own words in `#error-detail`; returns the sentence it shows for the code.
+fn load_a_bad_line(browser: &Browser) -> String {
     browser.click("#save-load");
     browser.type_into("#load-line", "position variant=classic players=2 turn=x");
     browser.click("#load");
     let error = browser.wait_until(
         "the error shown",
-        "return !document.querySelector('#error-box').hidden && document.querySelector('#error-detail').textContent",
+        "return !document.querySelector('#error-box').hidden && [document.querySelector('#error').textContent, document.querySelector('#error-detail').textContent]",
         Duration::from_secs(20),
     );
-    // The sentence chosen by the error's code, with the engine's own message beside it.
-    assert!(error.as_str().is_some_and(|e| e.starts_with("position: invalid_position ")), "{error}");
-    let sentence = browser.js("return document.querySelector('#error').textContent");
-    assert_eq!(sentence, Value::from("That saved game is not a valid position."), "the code's sentence");
-    browser.click("#close-save");
-    let unchanged = shown(&browser);
-    assert_eq!(unchanged.history, before.history, "a refused load changes nothing");
-    assert_eq!(unchanged.board, before.board);
+    assert!(error[1].as_str().is_some_and(|d| d.starts_with("position: invalid_position ")), "{error}");
+    error[0].as_str().unwrap_or_default().to_string()
 }
 
 /// The rule fields of the new-game dialog that are enabled: name -> value.
@@ -1196,16 +1189,8 @@ fn the_page_starts_in_the_browsers_language() {
     assert_eq!(help, Value::from("Was mit Steinen geschieht, die nicht angelegt werden konnten."));
     // An engine error as a German sentence chosen by its code, the engine's message beside it.
     browser.click("#cancel-new-game");
-    browser.click("#save-load");
-    browser.type_into("#load-line", "position variant=classic players=2 turn=x");
-    browser.click("#load");
-    let error = browser.wait_until(
-        "the error shown",
-        "return !document.querySelector('#error-box').hidden && [document.querySelector('#error').textContent, document.querySelector('#error-detail').textContent]",
-        Duration::from_secs(20),
-    );
-    assert_eq!(error[0], Value::from("Dieses gespeicherte Spiel ist keine gültige Stellung."), "{error}");
-    assert!(error[1].as_str().is_some_and(|d| d.starts_with("position: invalid_position ")), "{error}");
+    let sentence = load_a_bad_line(&browser);
+    assert_eq!(sentence, "Dieses gespeicherte Spiel ist keine gültige Stellung.");
 }
 
 /// Whether this `zatre-web` has an option (the idle timeout comes with the bridge of issue 29).
@@ -1214,6 +1199,36 @@ fn bridge_has(option: &str) -> bool {
         .arg("--help")
         .output()
         .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains(option))
+}
+
+/// Clicks "Start a new engine" and checks that the same game is back, at a human's turn to place.
+fn reconnect_restores(browser: &Browser, before: &Shown) {
+    browser.click("#reconnect");
+    browser.wait_until(
+        "the game restored",
+        "return document.querySelector('#connection').hidden && document.body.dataset.turn === 'place'",
+        Duration::from_secs(30),
+    );
+    let after = shown(browser);
+    assert_eq!(after.history, before.history, "the same game on a new engine");
+    assert_eq!(after.board, before.board);
+    assert_eq!(after.status, before.status);
+}
+
+/// Waits for the page to say that the bridge closed its connection with `code`; the sentence.
+fn closed_with(browser: &Browser, code: &str) -> String {
+    let shown = browser.wait_until(
+        "the close on the page",
+        "const c = document.querySelector('#connection'); return !c.hidden && c.dataset.code",
+        Duration::from_secs(20),
+    );
+    assert_eq!(shown, Value::from(code), "the close code the page shows");
+    assert_eq!(browser.js("return document.querySelector('#reconnect').hidden"), Value::Bool(false));
+    browser
+        .js("return document.querySelector('#connection-text').textContent")
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
 }
 
 #[test]
@@ -1229,27 +1244,9 @@ fn an_idle_engine_ended_by_the_bridge_is_restarted_with_the_game() {
     wait_human_place(&browser);
     let before = shown(&browser);
     // Nothing is said for two seconds: the bridge ends the engine with 4006, and the page says so.
-    let code = browser.wait_until(
-        "the idle close on the page",
-        "const c = document.querySelector('#connection'); return !c.hidden && c.dataset.code",
-        Duration::from_secs(20),
-    );
-    assert_eq!(code, Value::from("4006"));
-    let text = browser.js("return document.querySelector('#connection-text').textContent");
-    assert!(
-        text.as_str().is_some_and(|t| t.starts_with("Your engine was stopped after a long pause.")),
-        "{text}"
-    );
-    browser.click("#reconnect");
-    browser.wait_until(
-        "the game restored",
-        "return document.querySelector('#connection').hidden && document.body.dataset.turn === 'place'",
-        Duration::from_secs(30),
-    );
-    let after = shown(&browser);
-    assert_eq!(after.history, before.history, "the same game on a new engine");
-    assert_eq!(after.board, before.board);
-    assert_eq!(after.status, before.status);
+    let text = closed_with(&browser, "4006");
+    assert!(text.starts_with("Your engine was stopped after a long pause."), "{text}");
+    reconnect_restores(&browser, &before);
     no_console_errors(&browser);
 }
 
@@ -1264,16 +1261,6 @@ fn too_many_commands_a_second_are_said_in_words() {
         BridgeProcess::start_with(&engine().display().to_string(), &["--max-commands-per-second", "3"]);
     let browser = Browser::start();
     browser.goto(&bridge.url);
-    let code = browser.wait_until(
-        "the close on the page",
-        "const c = document.querySelector('#connection'); return !c.hidden && c.dataset.code",
-        Duration::from_secs(20),
-    );
-    assert_eq!(code, Value::from("4007"));
-    let text = browser.js("return document.querySelector('#connection-text').textContent");
-    assert!(
-        text.as_str().is_some_and(|t| t.starts_with("The page sent too many commands a second")),
-        "{text}"
-    );
-    assert_eq!(browser.js("return document.querySelector('#reconnect').hidden"), Value::Bool(false));
+    let text = closed_with(&browser, "4007");
+    assert!(text.starts_with("The page sent too many commands a second"), "{text}");
 }

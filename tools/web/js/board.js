@@ -17,6 +17,23 @@ function columnName(col) {
   return s;
 }
 
+/** A `div` of the grid with a class and an ARIA role. */
+function part(className, role) {
+  const el = document.createElement('div');
+  el.className = className;
+  el.setAttribute('role', role);
+  return el;
+}
+
+/** An edge label (a column letter or a row number) at a place of the CSS grid. */
+function edge(role, text, column, row) {
+  const h = part('edge', role);
+  h.textContent = text;
+  h.style.gridColumn = String(column);
+  h.style.gridRow = String(row);
+  return h;
+}
+
 const MOVES = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
 export class BoardView {
@@ -42,44 +59,21 @@ export class BoardView {
     this.root.setAttribute('aria-rowcount', String(geo.rows + 1));
     this.root.setAttribute('aria-colcount', String(geo.columns + 1));
     const extra = new Set(geo.extra);
-    const head = document.createElement('div');
-    head.setAttribute('role', 'row');
-    head.className = 'board-row';
-    const corner = document.createElement('div');
-    corner.className = 'edge corner';
-    corner.setAttribute('role', 'columnheader');
-    head.appendChild(corner);
-    for (let c = 0; c < geo.columns; c++) {
-      const h = document.createElement('div');
-      h.className = 'edge';
-      h.setAttribute('role', 'columnheader');
-      h.textContent = columnName(c);
-      h.style.gridColumn = String(c + 2);
-      h.style.gridRow = '1';
-      head.appendChild(h);
-    }
+    const head = part('board-row', 'row');
+    head.appendChild(edge('columnheader', '', 1, 1));
+    for (let c = 0; c < geo.columns; c++) head.appendChild(edge('columnheader', columnName(c), c + 2, 1));
     this.root.appendChild(head);
     const rows = [];
     for (let r = 1; r <= geo.rows; r++) {
-      const row = document.createElement('div');
-      row.setAttribute('role', 'row');
-      row.className = 'board-row';
-      const h = document.createElement('div');
-      h.className = 'edge';
-      h.setAttribute('role', 'rowheader');
-      h.textContent = String(r);
-      h.style.gridColumn = '1';
-      h.style.gridRow = String(r + 1);
-      row.appendChild(h);
+      const row = part('board-row', 'row');
+      row.appendChild(edge('rowheader', String(r), 1, r + 1));
       rows.push(row);
       this.root.appendChild(row);
     }
     for (const name of geo.cells) {
       const at = cellCoords(name);
       if (!at || at.row < 1 || at.row > geo.rows) continue;
-      const el = document.createElement('div');
-      el.setAttribute('role', 'gridcell');
-      el.className = 'cell';
+      const el = part('cell', 'gridcell');
       el.tabIndex = -1;
       el.dataset.cell = name;
       el.dataset.kind = name === geo.centre ? 'centre' : extra.has(name) ? 'extra' : 'plain';
