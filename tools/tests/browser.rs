@@ -976,6 +976,28 @@ fn judge_game(judge: &mut Judge, seed: u64, stop: impl Fn(&str) -> bool) -> Stri
     judge.call("history").join(" ")
 }
 
+/// A position line with a 5 and a 6 moved from the bag into seat 2's empty hand (kept tiles).
+fn with_kept_tiles(line: &str) -> String {
+    line.split_whitespace()
+        .map(|f| {
+            if let Some(bag) = f.strip_prefix("bag=") {
+                let mut counts: Vec<u32> = bag.split(',').map(|c| c.parse().expect("a count")).collect();
+                assert!(counts[4] > 0 && counts[5] > 0, "the bag holds a 5 and a 6: {bag}");
+                counts[4] -= 1;
+                counts[5] -= 1;
+                format!("bag={}", counts.iter().map(u32::to_string).collect::<Vec<_>>().join(","))
+            } else if let Some(hands) = f.strip_prefix("hands=") {
+                let (one, two) = hands.split_once('/').expect("two hands");
+                assert_eq!(two, "-", "seat 2's hand is empty: {hands}");
+                format!("hands={one}/56")
+            } else {
+                f.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Loads a saved line into the page by the Save / load dialog.
 fn load_line(browser: &Browser, line: &str) {
     if browser.js("return document.querySelector('#save-dialog').open") != Value::Bool(true) {
@@ -1061,6 +1083,17 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
             turn >= 25
         }
     });
+    // First with two kept tiles in the engine seat's hand: face down, unless asked to show them.
+    let kept = with_kept_tiles(&judge.call("position")[0]);
+    load_line(&browser, &format!("seats=human,engine:{ENGINE_MS} position {kept}"));
+    wait_human_place(&browser);
+    let down = browser.js("return document.querySelectorAll('[data-sheet=\"player-2\"] .face-down').length");
+    assert_eq!(down, Value::from(2), "the other seat's kept tiles are face down");
+    browser.click("#show-hidden");
+    let hand =
+        browser.js("return document.querySelector('[data-sheet=\"player-2\"] .sheet-hand').textContent");
+    assert!(hand.as_str().is_some_and(|h| h.ends_with("5 6")), "shown on demand: {hand}");
+    browser.click("#show-hidden");
     load_line(&browser, &format!("seats=human,engine:{ENGINE_MS} position {middle}"));
     wait_human_place(&browser);
     browser.click("#hint");
@@ -1121,6 +1154,12 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
     browser.click("#save-load");
     let saved = browser.js("return document.querySelector('#save-text').value");
     let saved = saved.as_str().unwrap_or_default().to_string();
+    browser.click("#copy");
+    browser.wait_until(
+        "copied",
+        "return document.querySelector('#copied').textContent === 'Copied.'",
+        Duration::from_secs(5),
+    );
     assert!(saved.starts_with(&format!("seats=human,engine:{ENGINE_MS} position startpos ")), "{saved}");
     // An end: a finished game loaded, with the seats swapped.
     let end = judge_game(&mut judge, 7, |_| false);
