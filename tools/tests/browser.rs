@@ -734,7 +734,7 @@ fn axe_script() -> Option<String> {
 
 /// Runs axe-core on the page as it is: its serious and critical violations.
 fn axe_violations(browser: &Browser, axe: &str) -> Vec<Value> {
-    if browser.js("return typeof window.axe") != Value::from("object") {
+    if browser.js("return typeof window.axe") != "object" {
         browser.js(&format!("{axe}\n;return true;"));
     }
     let found = browser.js_async(
@@ -891,7 +891,7 @@ fn keyboard_turn(browser: &Browser) {
         }
         if browser.js("return !document.querySelector('#submit').disabled") == Value::Bool(true)
             && browser.js("return document.querySelector('#move-info').textContent")
-                == Value::from("A legal move: submit it.")
+                == "A legal move: submit it."
         {
             break;
         }
@@ -902,7 +902,7 @@ fn keyboard_turn(browser: &Browser) {
         "a complete move"
     );
     for _ in 0..40 {
-        if focused(browser) == Value::from("submit") {
+        if focused(browser) == "submit" {
             break;
         }
         browser.keys(&[KEY_TAB]);
