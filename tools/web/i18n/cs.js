@@ -202,6 +202,7 @@ export default {
   'close.4005': 'Engine napsal příliš dlouhý řádek; spojení bylo ukončeno.',
   'close.4006': 'Tvůj engine byl po dlouhé přestávce ukončen. Spusť nový a pokračuj v této hře.',
   'close.4007': 'Stránka posílala příliš mnoho příkazů za sekundu; spojení bylo ukončeno.',
+  'close.unreachable': 'Server desky není dostupný.',
   'close.other': 'Spojení s enginem se přerušilo.',
 
   'help.title': 'Jak hrát',

@@ -202,6 +202,7 @@ export default {
   'close.4005': 'Die Engine hat eine zu lange Zeile geschrieben; die Verbindung wurde getrennt.',
   'close.4006': 'Deine Engine wurde nach einer langen Pause beendet. Starte eine neue, um dieses Spiel fortzusetzen.',
   'close.4007': 'Die Seite hat zu viele Befehle pro Sekunde gesendet; die Verbindung wurde getrennt.',
+  'close.unreachable': 'Der Server des Bretts ist nicht erreichbar.',
   'close.other': 'Die Verbindung zur Engine ist abgebrochen.',
 
   'help.title': 'Spielregeln',

@@ -203,6 +203,7 @@ export default {
   'close.4005': 'The engine wrote a line that is too long; the connection was closed.',
   'close.4006': 'Your engine was stopped after a long pause. Start a new one to go on with this game.',
   'close.4007': 'The page sent too many commands a second; the connection was closed.',
+  'close.unreachable': 'The board server cannot be reached.',
   'close.other': 'The connection to the engine was lost.',
 
   'help.title': 'How to play',

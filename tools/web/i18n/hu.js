@@ -202,6 +202,7 @@ export default {
   'close.4005': 'A motor túl hosszú sort írt; a kapcsolat megszakadt.',
   'close.4006': 'A motorodat hosszú szünet után leállították. Indíts újat, és folytasd ezt a játékot.',
   'close.4007': 'Az oldal másodpercenként túl sok parancsot küldött; a kapcsolat megszakadt.',
+  'close.unreachable': 'A tábla szervere nem érhető el.',
   'close.other': 'Megszakadt a kapcsolat a motorral.',
 
   'help.title': 'Játékszabály',

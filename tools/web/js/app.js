@@ -226,15 +226,16 @@ async function readPresets(variants) {
   return out;
 }
 
-function showClosed({ code, reason }) {
-  $('#connection-text').textContent = `${closeWords(code, reason)} (${code}${reason ? `: ${reason}` : ''})`;
+function showClosed({ code, reason, opened }) {
+  const words = opened ? closeWords(code, reason) : t('close.unreachable');
+  $('#connection-text').textContent = `${words} (${code}${reason ? `: ${reason}` : ''})`;
 }
 
-function onClose({ code, reason }) {
+function onClose({ code, reason, opened }) {
   state.connected = false;
   state.thinking = null;
   state.generation++;
-  state.closed = { code, reason };
+  state.closed = { code, reason, opened };
   showClosed(state.closed);
   $('#connection').hidden = false;
   $('#connection').dataset.code = String(code);

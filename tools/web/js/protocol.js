@@ -51,10 +51,11 @@ export class EngineClient extends EventTarget {
       socket.addEventListener('message', (ev) => this.onLine(String(ev.data)));
       socket.addEventListener('close', (ev) => {
         this.closed = true;
-        const reason = ev.reason || (opened ? 'the connection to the engine was lost' : 'cannot reach the board server');
+        // The bridge's reason, if it gave one; the page says the rest in words of its own.
+        const reason = ev.reason || '';
         for (const p of this.pending.values()) p.reject(new ConnectionClosed(reason));
         this.pending.clear();
-        this.dispatchEvent(new CustomEvent('close', { detail: { code: ev.code, reason } }));
+        this.dispatchEvent(new CustomEvent('close', { detail: { code: ev.code, reason, opened } }));
         if (!opened) reject(new ConnectionClosed(reason));
       });
     });
