@@ -524,6 +524,7 @@ fn dice_and_kids_boards_have_the_engines_cells() {
             Duration::from_secs(60),
         );
         check_against_engine(&browser, &mut judge);
+        screenshot(&browser, &format!("zatre-web-{variant}.png"));
     }
     no_console_errors(&browser);
 }
