@@ -1138,6 +1138,9 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
         Value::from("Neues Spiel")
     );
     no_english_left(&browser);
+    // After a <select> popup, headless Chromium's screenshots came out 1280x863 though
+    // innerHeight stayed 720; sizing the window again gives 1280x720 pictures.
+    browser.set_viewport(1280, 720);
     browser.js("window.scrollTo(0, 0); return true;");
     std::fs::write(readme_shots().join("german-game.png"), browser.screenshot()).expect("written");
     for lang in ["cs", "hu"] {
@@ -1147,6 +1150,7 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
             &format!("return document.documentElement.lang === '{lang}'"),
             Duration::from_secs(5),
         );
+        browser.set_viewport(1280, 720);
         screenshot(&browser, &format!("zatre-web-{lang}.png"));
     }
     browser.select("#lang", "en");
@@ -1189,6 +1193,7 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
     let top = browser.js("return document.querySelector('#result').getBoundingClientRect().top");
     assert!(top.as_f64().unwrap_or(f64::MAX) < 200.0, "the result is at the top: {top}");
     axe_check(&browser, axe.as_deref(), "game over");
+    browser.set_viewport(1280, 720);
     screenshot(&browser, "zatre-web-over.png");
     no_console_errors(&browser);
 }

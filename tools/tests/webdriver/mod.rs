@@ -227,6 +227,8 @@ impl Browser {
             w += width - iw;
             h += height - ih;
         }
+        let v = self.js("return [window.innerWidth, window.innerHeight]");
+        assert_eq!(v, json!([width, height]), "the viewport is {width}x{height}");
     }
 
     /// Polls a script until it returns something truthy; panics after `limit`.
