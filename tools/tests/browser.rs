@@ -1236,6 +1236,23 @@ fn the_page_starts_in_the_browsers_language() {
     browser.click("#cancel-new-game");
     let sentence = load_a_bad_line(&browser);
     assert_eq!(sentence, "Dieses gespeicherte Spiel ist keine gültige Stellung.");
+    browser.click("#close-save");
+    // How to play, per variant of `variants`, in German.
+    browser.click("#help");
+    let variants =
+        browser.js("return [...document.querySelectorAll('#help-variant option')].map(o => o.value)");
+    let mut texts = Vec::new();
+    for v in variants.as_array().cloned().unwrap_or_default() {
+        browser.select("#help-variant", v.as_str().unwrap_or_default());
+        let text = browser.js("return document.querySelector('#help-text').textContent");
+        let text = text.as_str().unwrap_or_default().to_string();
+        assert!(text.contains("Feld") && !text.contains("No help"), "{v}: {text}");
+        texts.push(text);
+    }
+    let n = texts.len();
+    texts.sort();
+    texts.dedup();
+    assert!(n >= 3 && texts.len() == n, "a text of its own for each of the {n} variants");
 }
 
 /// Whether this `zatre-web` has an option (the idle timeout comes with the bridge of issue 29).
