@@ -227,6 +227,8 @@ fn start_game(browser: &Browser, variant: &str, seats: &[&str], seed: &str) {
         ),
         Duration::from_secs(30),
     );
+    // A typed seed is for that game: the next one gets a new seed unless one is typed again.
+    assert_eq!(browser.js("return document.querySelector('#seed').value"), Value::from(""));
 }
 
 fn no_console_errors(browser: &Browser) {
