@@ -961,9 +961,14 @@ fn no_english_left(browser: &Browser) {
 /// Plays a game with the judge (greedy, fast) until `stop` says so of the status line, or to its
 /// end: its `history`.
 fn judge_game(judge: &mut Judge, seed: u64, stop: impl Fn(&str) -> bool) -> String {
+    judge_game_of(judge, &format!("variant classic players 2 seed {seed}"), stop)
+}
+
+/// As `judge_game`, for the game of these `newgame` arguments.
+fn judge_game_of(judge: &mut Judge, newgame: &str, stop: impl Fn(&str) -> bool) -> String {
     judge.call("setoption name Strategy value greedy");
-    judge.call(&format!("newgame variant classic players 2 seed {seed}"));
-    for _ in 0..400 {
+    judge.call(&format!("newgame {newgame}"));
+    for _ in 0..800 {
         let status = judge.call("status");
         if status[0].starts_with("phase over") || stop(&status[0]) {
             break;
@@ -1327,4 +1332,54 @@ fn too_many_commands_a_second_are_said_in_words() {
     browser.goto(&bridge.url);
     let text = closed_with(&browser, "4007");
     assert!(text.starts_with("The page sent too many commands a second"), "{text}");
+}
+
+#[test]
+fn a_team_game_ends_in_words_from_the_human_seat() {
+    let bridge = BridgeProcess::start();
+    let browser = Browser::start();
+    browser.goto(&bridge.url);
+    browser.wait_until(
+        "the dialog",
+        "return document.querySelector('#new-game-dialog').open && !document.querySelector('#new-game').disabled",
+        Duration::from_secs(30),
+    );
+    browser.click("#cancel-new-game");
+    let mut judge = Judge::start();
+    let end = judge_game_of(&mut judge, "variant classic players 4 teams=on seed 3", |_| false);
+    let status = judge.call("status");
+    assert!(status[0].starts_with("phase over"), "{status:?}");
+    // The human sits in the second seat of the winning team (a team's seats are on its sheet).
+    let winner = status
+        .iter()
+        .find_map(|l| l.strip_prefix("rank 1 team "))
+        .and_then(|l| l.split_whitespace().next())
+        .expect("a winning team")
+        .to_string();
+    let winners = status.iter().filter(|l| l.starts_with("rank 1 ")).count();
+    let score = judge.call("score");
+    let seats: Vec<usize> = score
+        .iter()
+        .find(|l| l.starts_with(&format!("team {winner} ")))
+        .and_then(|l| l.split_whitespace().last())
+        .expect("the team's seats")
+        .split(',')
+        .map(|x| x.parse().expect("a seat"))
+        .collect();
+    let human = seats[1];
+    let line: Vec<String> =
+        (1..=4).map(|n| if n == human { "human".to_string() } else { "engine:100".to_string() }).collect();
+    load_line(&browser, &format!("seats={} position {end}", line.join(",")));
+    browser.wait_until("the end", "return document.body.dataset.turn === 'over'", Duration::from_secs(20));
+    let expected = if winners == 1 { "You won!" } else { "You share first place." };
+    let words = browser.js("return document.querySelector('#result-words').textContent");
+    assert_eq!(words, Value::from(expected), "the human in seat {human} of team {winner}: {status:?}");
+    let ranking = browser.js("return [...document.querySelectorAll('#ranking li')].map(l => l.dataset.who)");
+    assert!(
+        ranking
+            .as_array()
+            .is_some_and(|r| r.iter().all(|w| w.as_str().is_some_and(|w| w.starts_with("team-")))),
+        "{ranking}"
+    );
+    no_console_errors(&browser);
 }
