@@ -12,6 +12,7 @@
 mod engine_path;
 mod webdriver;
 
+use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -23,7 +24,7 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 
 use engine_path::{engine, first_line, BRIDGE};
-use webdriver::Browser;
+use webdriver::{Browser, KEY_DOWN, KEY_ENTER, KEY_ESCAPE, KEY_LEFT, KEY_RIGHT, KEY_TAB, KEY_UP};
 
 /// The engine seat's time per move: long enough that the page can be read while it thinks (the
 /// state after the human's move), short enough for CI.
@@ -221,11 +222,13 @@ fn start_game(browser: &Browser, variant: &str, seats: &[&str], seed: &str) {
     browser.wait_until(
         "the new game",
         &format!(
-            "return !document.querySelector('#new-game-dialog').open && /^{variant}, {} player/.test(document.querySelector('#turn-line').textContent)",
+            "return !document.querySelector('#new-game-dialog').open && document.body.dataset.variant === '{variant}' && document.body.dataset.players === '{}'",
             seats.len()
         ),
         Duration::from_secs(30),
     );
+    // A typed seed is for that game: the next one gets a new seed unless one is typed again.
+    assert_eq!(browser.js("return document.querySelector('#seed').value"), Value::from(""));
 }
 
 fn no_console_errors(browser: &Browser) {
@@ -401,7 +404,7 @@ fn a_whole_classic_game_by_clicks_against_the_engine() {
                 "the best hint previewed on the board",
                 "const first = document.querySelector('#hints li'); \
                  return document.querySelectorAll('[data-cell] .ghost').length > 0 \
-                     || (first !== null && first.textContent.startsWith('pass'))",
+                     || (first !== null && first.dataset.move === 'pass')",
                 Duration::from_secs(10),
             );
         }
@@ -460,8 +463,8 @@ fn a_whole_classic_game_by_clicks_against_the_engine() {
         browser.js("return [...document.querySelectorAll('#ranking li')].map(l => l.textContent)");
     assert_eq!(shown_ranking.as_array().map_or(0, Vec::len), ranking.len(), "{shown_ranking} vs {ranking:?}");
     let end = status.iter().find_map(|l| l.strip_prefix("end ")).expect("an end reason").to_string();
-    let shown_end = browser.js("return document.querySelector('#end-reason').textContent");
-    assert!(shown_end.as_str().is_some_and(|s| s.contains(&end)), "{shown_end} names {end}");
+    let shown_end = browser.js("return document.querySelector('#end-reason').dataset.end");
+    assert_eq!(shown_end.as_str(), Some(end.as_str()), "the end reason shown is the engine's");
     screenshot(&browser, "zatre-web-final.png");
 
     let lat = browser.js("return window.__lat");
@@ -523,6 +526,7 @@ fn dice_and_kids_boards_have_the_engines_cells() {
             Duration::from_secs(60),
         );
         check_against_engine(&browser, &mut judge);
+        screenshot(&browser, &format!("zatre-web-{variant}.png"));
     }
     no_console_errors(&browser);
 }
@@ -562,37 +566,820 @@ fn the_page_shows_a_refusal_and_restarts_a_crashed_engine() {
     // The engine dies: the page says so, and a new engine takes the game up where it was.
     let pid = std::fs::read_to_string(&pid_file).expect("the engine's pid").trim().to_string();
     assert!(Command::new("kill").args(["-KILL", &pid]).status().expect("kill runs").success());
-    let text = browser.wait_until(
-        "the engine's end on the page",
-        "const c = document.querySelector('#connection'); return !c.hidden && c.textContent",
+    let text = closed_with(&browser, "4001");
+    assert!(text.contains("killed by"), "{text}");
+    reconnect_restores(&browser, &before);
+    let new_pid = std::fs::read_to_string(&pid_file).expect("the engine's pid").trim().to_string();
+    assert_ne!(new_pid, pid, "a new engine process");
+
+    // An error response is shown with its message, and nothing changes.
+    // The sentence chosen by the error's code, with the engine's own message beside it.
+    let sentence = load_a_bad_line(&browser);
+    assert_eq!(sentence, "That saved game is not a valid position.", "the code's sentence");
+    browser.click("#close-save");
+    let unchanged = shown(&browser);
+    assert_eq!(unchanged.history, before.history, "a refused load changes nothing");
+    assert_eq!(unchanged.board, before.board);
+}
+
+/// Pastes a position line the engine refuses (`invalid_position`) and loads it: the page shows the
+/// engine's own words in `#error-detail`; returns the sentence it shows for the code.
+fn load_a_bad_line(browser: &Browser) -> String {
+    browser.click("#save-load");
+    browser.type_into("#load-line", "position variant=classic players=2 turn=x");
+    browser.click("#load");
+    let error = browser.wait_until(
+        "the error shown",
+        "return !document.querySelector('#error-box').hidden && [document.querySelector('#error').textContent, document.querySelector('#error-detail').textContent]",
         Duration::from_secs(20),
     );
-    assert!(text.as_str().is_some_and(|t| t.contains("killed by a signal")), "{text}");
+    assert!(error[1].as_str().is_some_and(|d| d.starts_with("position: invalid_position ")), "{error}");
+    error[0].as_str().unwrap_or_default().to_string()
+}
+
+/// The rule fields of the new-game dialog that are enabled: name -> value.
+fn dialog_rules(browser: &Browser) -> BTreeMap<String, String> {
+    let v = browser
+        .js("return Object.fromEntries([...document.querySelectorAll('#new-game-dialog [data-rule]')] \
+             .filter(c => !c.disabled).map(c => [c.dataset.rule, c.value]))");
+    v.as_object()
+        .map(|o| o.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string())).collect())
+        .unwrap_or_default()
+}
+
+/// The `<option>=<value>` fields of a line (a position line, or `history`'s startpos).
+fn rule_fields(line: &str) -> BTreeMap<String, String> {
+    line.split_whitespace()
+        .filter_map(|t| t.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+/// Opens the dialog for a two-human classic game and chooses a preset.
+fn choose_preset(browser: &Browser, preset: &str) {
+    if browser.js("return document.querySelector('#new-game-dialog').open") != Value::Bool(true) {
+        browser.click("#new-game");
+    }
+    browser.select("#variant", "classic");
+    browser.select("#players", "2");
+    browser.select("#seat-1", "human");
+    browser.select("#seat-2", "human");
+    browser.select("#rule-rules", preset);
+}
+
+/// Starts the game of the open dialog; the engine's rules line (`history`) of the new game.
+fn start_and_read_rules(browser: &Browser) -> BTreeMap<String, String> {
+    let before = browser.js("return document.querySelector('#history').value");
+    browser.click("#start");
+    let history = browser.wait_until(
+        "the new game",
+        &format!(
+            "const h = document.querySelector('#history').value; \
+             return !document.querySelector('#new-game-dialog').open && h !== {before} && h.startsWith('position startpos') && h"
+        ),
+        Duration::from_secs(30),
+    );
+    rule_fields(history.as_str().unwrap_or_default())
+}
+
+#[test]
+fn the_dialog_shows_the_rules_that_are_played_for_every_preset() {
+    let bridge = BridgeProcess::start();
+    let browser = Browser::start();
+    browser.goto(&bridge.url);
+    browser.wait_until(
+        "the engine's variants in the dialog",
+        "return document.querySelectorAll('#rule-rules option').length > 0 && !document.querySelector('#new-game').disabled",
+        Duration::from_secs(30),
+    );
+    let mut judge = Judge::start();
+    let variants = judge.call("variants");
+    let presets: Vec<String> = variants
+        .iter()
+        .find_map(|l| l.strip_prefix("rule rules default "))
+        .and_then(|l| l.split_whitespace().nth(2))
+        .expect("classic has the preset option `rules ... choice <presets>`")
+        .split(',')
+        .map(str::to_string)
+        .collect();
+    assert!(presets.len() >= 2, "{presets:?}");
+    for preset in &presets {
+        choose_preset(&browser, preset);
+        let shown = dialog_rules(&browser);
+        judge.call(&format!("newgame variant classic players 2 rules={preset}"));
+        let meant = rule_fields(&judge.call("position")[0]);
+        for (name, value) in &shown {
+            if name == "rules" {
+                continue;
+            }
+            assert_eq!(
+                meant.get(name),
+                Some(value),
+                "rules={preset}: the dialog shows {name}={value}, the engine's preset means {:?}",
+                meant.get(name)
+            );
+        }
+        let played = start_and_read_rules(&browser);
+        for (name, value) in shown.iter().filter(|(n, _)| *n != "rules") {
+            assert_eq!(played.get(name), Some(value), "rules={preset}: {name} shown is {name} played");
+        }
+        println!("rules={preset}: the dialog shows and the engine plays {played:?}");
+    }
+    // A value chosen on purpose that equals a default is sent too: over a preset that sets
+    // another, it is what is played.
+    let (preset, option, value) = presets
+        .iter()
+        .find_map(|p| {
+            judge.call(&format!("newgame variant classic players 2 rules={p}"));
+            let meant = rule_fields(&judge.call("position")[0]);
+            judge.call("newgame variant classic players 2");
+            let plain = rule_fields(&judge.call("position")[0]);
+            plain
+                .iter()
+                .find(|(k, v)| meant.get(*k) != Some(*v))
+                .map(|(k, v)| (p.clone(), k.clone(), v.clone()))
+        })
+        .expect("a preset that sets an option away from its default");
+    choose_preset(&browser, &preset);
+    browser.select(&format!("#rule-{option}"), &value);
+    let played = start_and_read_rules(&browser);
+    assert_eq!(
+        played.get(&option),
+        Some(&value),
+        "rules={preset} then {option}={value} (its default) is played"
+    );
+    no_console_errors(&browser);
+}
+
+/// axe-core's script (`npm pack axe-core`, fetched by `.ci/run` into `target/axe/`), or `None`
+/// outside CI when it is missing (then the axe checks are skipped, saying so). `ZATRE_AXE` names
+/// another copy.
+fn axe_script() -> Option<String> {
+    let path = std::env::var_os("ZATRE_AXE").map(PathBuf::from).unwrap_or_else(|| {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("target").join("axe").join("axe.min.js")
+    });
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Some(text),
+        Err(e) => {
+            assert!(
+                std::env::var("CI").map_or(true, |v| v != "true"),
+                "axe-core is missing at {} ({e}): .ci/run fetches it with npm pack",
+                path.display()
+            );
+            println!(
+                "axe-core missing at {}: the accessibility checks are skipped (CI fails instead)",
+                path.display()
+            );
+            None
+        }
+    }
+}
+
+/// Runs axe-core on the page as it is: its serious and critical violations.
+fn axe_violations(browser: &Browser, axe: &str) -> Vec<Value> {
+    if browser.js("return typeof window.axe") != "object" {
+        browser.js(&format!("{axe}\n;return true;"));
+    }
+    let found = browser.js_async(
+        "const done = arguments[arguments.length - 1]; \
+         axe.run(document, { resultTypes: ['violations'] }).then(r => done(r.violations \
+             .filter(v => v.impact === 'serious' || v.impact === 'critical') \
+             .map(v => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 4).map(n => n.target.join(' ')) })))) \
+         .catch(e => done([{ id: 'axe failed', help: String(e) }]));",
+    );
+    found.as_array().cloned().unwrap_or_default()
+}
+
+/// axe-core finds no serious or critical violation in this state of the page.
+fn axe_check(browser: &Browser, axe: Option<&str>, state: &str) {
+    let Some(axe) = axe else { return };
+    let found = axe_violations(browser, axe);
+    assert!(found.is_empty(), "axe-core, {state}: serious or critical violations: {found:#?}");
+    println!("axe-core, {state}: no serious or critical violation");
+}
+
+/// Proves that axe-core runs and reports: a button without a name, planted in the open dialog
+/// (a modal dialog makes the rest of the page inert), is found; then it is removed.
+fn axe_finds_a_planted_fault(browser: &Browser, axe: Option<&str>) {
+    let Some(axe) = axe else { return };
+    browser.js("const b = document.createElement('button'); b.id = 'axe-probe'; \
+         (document.querySelector('dialog[open] form') || document.body).appendChild(b); return true;");
+    let found = axe_violations(browser, axe);
+    browser.js("document.querySelector('#axe-probe').remove(); return true;");
+    assert!(
+        found.iter().any(|v| v["id"] == "button-name"),
+        "axe-core finds a button without a name: {found:?}"
+    );
+}
+
+/// No sideways scrolling, and what the issue asks of each size.
+fn check_layout(browser: &Browser, what: &str) -> Value {
+    let v = browser.js(
+        "const r = (s) => { const e = document.querySelector(s); if (!e) return null; const b = e.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; }; \
+         return { scroll: document.documentElement.scrollWidth, inner: innerWidth, height: innerHeight, \
+             board: r('#board'), hand: r('#hand-area'), cell: document.querySelector('[data-cell]').getBoundingClientRect().width, \
+             dialog: document.querySelector('dialog[open]') ? r('dialog[open]') : null };",
+    );
+    let scroll = v["scroll"].as_f64().unwrap_or(f64::MAX);
+    let inner = v["inner"].as_f64().unwrap_or(0.0);
+    assert!(scroll <= inner, "{what}: no horizontal overflow (scrollWidth {scroll} > innerWidth {inner})");
+    if let Some(d) = v["dialog"].as_array() {
+        let (l, r) = (d[0].as_f64().unwrap_or(-1.0), d[2].as_f64().unwrap_or(f64::MAX));
+        assert!(l >= 0.0 && r <= inner, "{what}: the dialog fits the width: {d:?}");
+    }
+    v
+}
+
+fn in_viewport(v: &Value, key: &str) -> bool {
+    let (w, h) = (v["inner"].as_f64().unwrap_or(0.0), v["height"].as_f64().unwrap_or(0.0));
+    v[key].as_array().is_some_and(|b| {
+        let f: Vec<f64> = b.iter().filter_map(Value::as_f64).collect();
+        f.len() == 4 && f[0] >= 0.0 && f[1] >= 0.0 && f[2] <= w && f[3] <= h
+    })
+}
+
+fn wait_human_place(browser: &Browser) {
+    browser.wait_until(
+        "the human to place",
+        "return document.body.dataset.turn === 'place' && document.body.dataset.busy === 'no'",
+        Duration::from_secs(60),
+    );
+}
+
+fn focused(browser: &Browser) -> Value {
+    browser.js(
+        "const a = document.activeElement; return a ? (a.dataset.cell ? 'cell:' + a.dataset.cell : (a.id || a.tagName)) : null",
+    )
+}
+
+/// Plays a whole turn with keys alone: Tab to the board (one stop), a digit picks a hand tile,
+/// Enter puts it on the lit cell in focus, until the move is complete; then Tab to Submit, Enter.
+fn keyboard_turn(browser: &Browser) {
+    browser
+        .js("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); return true;");
+    let mut stops = Vec::new();
+    for _ in 0..40 {
+        browser.keys(&[KEY_TAB]);
+        let f = focused(browser);
+        let s = f.as_str().unwrap_or_default().to_string();
+        stops.push(s.clone());
+        if s.starts_with("cell:") {
+            break;
+        }
+    }
+    let at = focused(browser);
+    assert!(at.as_str().is_some_and(|s| s.starts_with("cell:")), "Tab reaches the board: {stops:?}");
+    // The board is one Tab stop: the next Tab leaves it.
+    browser.keys(&[KEY_TAB]);
+    let after = focused(browser);
+    assert!(!after.as_str().unwrap_or_default().starts_with("cell:"), "one Tab stop: {after}");
+    browser.shift_tab();
+    let back = focused(browser);
+    assert_eq!(back, at, "Shift+Tab comes back to the same cell");
+    // Arrow keys move between cells.
+    browser.keys(&[KEY_RIGHT]);
+    let moved = focused(browser);
+    assert_ne!(moved, at, "ArrowRight moves to another cell");
+    browser.keys(&[KEY_LEFT]);
+    assert_eq!(focused(browser), at, "ArrowLeft comes back");
+    browser.keys(&[KEY_DOWN, KEY_UP]);
+    assert_eq!(focused(browser), at, "ArrowDown then ArrowUp come back");
+
+    // Escape takes a pending tile back.
+    let mut escaped = false;
+    for placed in 1..=12 {
+        let value = browser.js(
+            "const t = document.querySelector('#hand [data-hand-tile]'); return t ? t.dataset.value : null",
+        );
+        let Some(value) = value.as_str().map(str::to_string) else { break };
+        browser.keys(&[&value]);
+        let lit = browser.wait_until(
+            "lit cells for the picked tile",
+            "return document.querySelectorAll('[data-cell].accepts').length",
+            Duration::from_secs(10),
+        );
+        assert!(lit.as_u64().unwrap_or(0) > 0, "a picked tile lights cells");
+        let label = browser.js("return document.activeElement.getAttribute('aria-label')");
+        assert!(
+            label.as_str().is_some_and(|l| l.contains(&format!("takes the selected {value}"))),
+            "the focused cell says it takes the tile: {label}"
+        );
+        browser.keys(&[KEY_ENTER]);
+        let count = if escaped { placed - 1 } else { placed };
+        browser.wait_until(
+            "the tile put down by Enter",
+            &format!("return document.body.dataset.busy === 'no' && document.querySelectorAll('[data-cell] .tile.pending').length === {count}"),
+            Duration::from_secs(10),
+        );
+        assert!(
+            focused(browser).as_str().is_some_and(|s| s.starts_with("cell:")),
+            "the focus stays on the board"
+        );
+        if !escaped {
+            escaped = true;
+            browser.keys(&[KEY_ESCAPE]);
+            browser.wait_until(
+                "Escape takes the tile back",
+                "return document.body.dataset.busy === 'no' && document.querySelectorAll('[data-cell] .tile.pending').length === 0",
+                Duration::from_secs(10),
+            );
+            continue;
+        }
+        let done = browser.js(
+            "return !document.querySelector('#submit').disabled && document.querySelectorAll('[data-cell].accepts').length === 0 \
+                 && !document.querySelector('#hand [data-hand-tile]')",
+        );
+        if done == Value::Bool(true) {
+            break;
+        }
+        if browser.js("return !document.querySelector('#submit').disabled") == Value::Bool(true)
+            && browser.js("return document.querySelector('#move-info').textContent")
+                == "A legal move: submit it."
+        {
+            break;
+        }
+    }
+    assert_eq!(
+        browser.js("return !document.querySelector('#submit').disabled"),
+        Value::Bool(true),
+        "a complete move"
+    );
+    for _ in 0..40 {
+        if focused(browser) == "submit" {
+            break;
+        }
+        browser.keys(&[KEY_TAB]);
+    }
+    assert_eq!(focused(browser), Value::from("submit"), "Tab reaches Submit");
+    let before = browser.js("return document.querySelector('#history').value");
+    browser.keys(&[KEY_ENTER]);
+    browser.wait_until(
+        "the move submitted",
+        &format!("return document.querySelector('#history').value !== {before}"),
+        Duration::from_secs(20),
+    );
+}
+
+/// The catalogues have the same keys, the same kind of value and the same `{placeholders}`.
+fn catalogues_agree(browser: &Browser) {
+    let v = browser.js_async(
+        "const done = arguments[arguments.length - 1]; \
+         Promise.all(['en', 'de', 'cs', 'hu'].map(l => import(`/i18n/${l}.js`).then(m => [l, m.default]))).then(all => { \
+           const shape = (s) => typeof s === 'string' ? [...s.matchAll(/\\{(\\w+)\\}/g)].map(m => m[1]).sort().join(',') \
+               : 'plural:' + [...new Set(Object.values(s).flatMap(x => [...x.matchAll(/\\{(\\w+)\\}/g)].map(m => m[1])))].sort().join(','); \
+           const [, en] = all[0]; const problems = []; \
+           for (const [l, c] of all.slice(1)) { \
+             for (const k of Object.keys(en)) { if (!(k in c)) problems.push(`${l} lacks ${k}`); else if (shape(en[k]) !== shape(c[k])) problems.push(`${l} ${k}: ${shape(c[k])} vs ${shape(en[k])}`); } \
+             for (const k of Object.keys(c)) if (!(k in en)) problems.push(`${l} has ${k}, en does not`); \
+             for (const [k, s] of Object.entries(c)) if (typeof s === 'object' && !('other' in s)) problems.push(`${l} ${k}: no 'other' form`); \
+           } \
+           done({ keys: Object.keys(en).length, problems }); }).catch(e => done({ problems: [String(e)] }));",
+    );
+    let problems = v["problems"].as_array().cloned().unwrap_or_default();
+    assert!(problems.is_empty(), "the catalogues differ: {problems:#?}");
+    println!("catalogues: {} keys in each of en, de, cs, hu", v["keys"]);
+}
+
+/// In German, no visible text of the page is an English string of the catalogue.
+fn no_english_left(browser: &Browser) {
+    let v = browser.js_async(
+        "const done = arguments[arguments.length - 1]; \
+         Promise.all([import('/i18n/en.js'), import('/i18n/de.js')]).then(([en, de]) => { \
+           const english = new Set(); \
+           for (const [k, s] of Object.entries(en.default)) if (typeof s === 'string' && !s.includes('{') && s !== de.default[k]) english.add(s.trim()); \
+           const found = []; const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT); \
+           while (walk.nextNode()) { const n = walk.currentNode; const el = n.parentElement; \
+             if (!el || el.closest('[hidden], dialog:not([open]), #status, #lang, script')) continue; \
+             const text = n.textContent.trim(); if (english.has(text)) found.push(text); } \
+           for (const el of document.querySelectorAll('[aria-label]')) if (english.has(el.getAttribute('aria-label'))) found.push(el.getAttribute('aria-label')); \
+           done({ found, checked: english.size }); });",
+    );
+    let found = v["found"].as_array().cloned().unwrap_or_default();
+    assert!(found.is_empty(), "English strings on the German page: {found:?}");
+}
+
+/// Plays a game with the judge (greedy, fast) until `stop` says so of the status line, or to its
+/// end: its `history`.
+fn judge_game(judge: &mut Judge, seed: u64, stop: impl Fn(&str) -> bool) -> String {
+    judge_game_of(judge, &format!("variant classic players 2 seed {seed}"), stop)
+}
+
+/// As `judge_game`, for the game of these `newgame` arguments.
+fn judge_game_of(judge: &mut Judge, newgame: &str, stop: impl Fn(&str) -> bool) -> String {
+    judge.call("setoption name Strategy value greedy");
+    judge.call(&format!("newgame {newgame}"));
+    for _ in 0..800 {
+        let status = judge.call("status");
+        if status[0].starts_with("phase over") || stop(&status[0]) {
+            break;
+        }
+        if status[0].starts_with("phase draw") {
+            judge.call("draw");
+            continue;
+        }
+        let best = judge.call("go nodes 200");
+        let mv = best[0].split_whitespace().nth(1).expect("a bestmove").to_string();
+        judge.call(&format!("place {mv}"));
+    }
+    judge.call("history").join(" ")
+}
+
+/// A position line with a 5 and a 6 moved from the bag into seat 2's empty hand (kept tiles).
+fn with_kept_tiles(line: &str) -> String {
+    line.split_whitespace()
+        .map(|f| {
+            if let Some(bag) = f.strip_prefix("bag=") {
+                let mut counts: Vec<u32> = bag.split(',').map(|c| c.parse().expect("a count")).collect();
+                assert!(counts[4] > 0 && counts[5] > 0, "the bag holds a 5 and a 6: {bag}");
+                counts[4] -= 1;
+                counts[5] -= 1;
+                format!("bag={}", counts.iter().map(u32::to_string).collect::<Vec<_>>().join(","))
+            } else if let Some(hands) = f.strip_prefix("hands=") {
+                let (one, two) = hands.split_once('/').expect("two hands");
+                assert_eq!(two, "-", "seat 2's hand is empty: {hands}");
+                format!("hands={one}/56")
+            } else {
+                f.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Loads a saved line into the page by the Save / load dialog.
+fn load_line(browser: &Browser, line: &str) {
+    if browser.js("return document.querySelector('#save-dialog').open") != Value::Bool(true) {
+        browser.click("#save-load");
+    }
+    browser.type_into("#load-line", line);
+    browser.click("#load");
+    browser.wait_until(
+        "the line loaded",
+        "return !document.querySelector('#save-dialog').open && document.body.dataset.busy === 'no'",
+        Duration::from_secs(20),
+    );
+}
+
+#[test]
+fn the_board_for_players_keys_sizes_languages_and_axe() {
+    let axe = axe_script();
+    let bridge = BridgeProcess::start();
+    let browser = Browser::start();
+    browser.set_viewport(1280, 720);
+    browser.goto(&bridge.url);
+    let mut judge = Judge::start();
+    browser.wait_until(
+        "the dialog",
+        "return document.querySelector('#new-game-dialog').open && document.querySelectorAll('#variant option').length > 0",
+        Duration::from_secs(30),
+    );
+    browser.select("#lang", "en");
+    catalogues_agree(&browser);
+    axe_finds_a_planted_fault(&browser, axe.as_deref());
+    axe_check(&browser, axe.as_deref(), "the new-game dialog");
+    check_layout(&browser, "1280x720, dialog");
+
+    // A classic game against the engine: a turn by keys alone.
+    start_game(&browser, "classic", &["human", "engine"], "21");
+    wait_human_place(&browser);
+    let v = check_layout(&browser, "1280x720, mid-game");
+    assert!(in_viewport(&v, "board") && in_viewport(&v, "hand"), "1280x720: board and hand in view: {v}");
+    keyboard_turn(&browser);
+    wait_human_place(&browser);
+    // The focus stayed with the player through the engine's reply: on the board.
+    assert!(
+        focused(&browser).as_str().is_some_and(|s| s.starts_with("cell:")),
+        "focus on the board: {}",
+        focused(&browser)
+    );
+    axe_check(&browser, axe.as_deref(), "mid-game");
+
+    // A hint: tiles and cells, points, the value labelled; played as the pending move.
+    browser.click("#hint");
+    browser.wait_until(
+        "the hints",
+        "return document.body.dataset.busy === 'no' && document.querySelectorAll('#hints li').length",
+        Duration::from_secs(30),
+    );
+    let hint = browser.js("const li = document.querySelector('#hints li'); return [li.dataset.move, li.querySelector('button').textContent]");
+    let text = hint[1].as_str().unwrap_or_default();
+    assert!(text.contains("expected margin") && text.contains(" on ") && text.contains("point"), "{hint}");
+    axe_check(&browser, axe.as_deref(), "hint shown");
+    let mv = hint[0].as_str().unwrap_or_default().to_string();
+    if mv != "pass" {
+        let score = judge_points(&mut judge, &browser, &mv);
+        assert!(text.contains(&format!("{score} point")), "the hint's points are `score {mv}`: {text}");
+        browser.click("#hints li .play-hint");
+        let n = mv.split(',').count();
+        browser.wait_until(
+            "the hint put down",
+            &format!("return document.body.dataset.busy === 'no' && document.querySelectorAll('[data-cell] .tile.pending').length === {n}"),
+            Duration::from_secs(10),
+        );
+        let pending = browser.js("return [...document.querySelectorAll('[data-cell] .tile.pending')].map(t => `${t.dataset.value}@${t.closest('[data-cell]').dataset.cell}`).sort()");
+        let mut want: Vec<&str> = mv.split(',').collect();
+        want.sort();
+        assert_eq!(pending, serde_json::json!(want), "the hint's tiles are the pending move");
+        assert_eq!(browser.js("return !document.querySelector('#submit').disabled"), Value::Bool(true));
+        browser.click("#submit");
+        wait_human_place(&browser);
+    }
+    // The README's pictures: a game in its middle, a hint shown and a tile picked.
+    let middle = judge_game(&mut judge, 5, |s| {
+        s.starts_with("phase place") && s.contains("tomove 1") && {
+            let turn: u32 = s.split_whitespace().nth(3).and_then(|t| t.parse().ok()).unwrap_or(0);
+            turn >= 25
+        }
+    });
+    // First with two kept tiles in the engine seat's hand: face down, unless asked to show them.
+    let kept = with_kept_tiles(&judge.call("position")[0]);
+    load_line(&browser, &format!("seats=human,engine:{ENGINE_MS} position {kept}"));
+    wait_human_place(&browser);
+    let down = browser.js("return document.querySelectorAll('[data-sheet=\"player-2\"] .face-down').length");
+    assert_eq!(down, Value::from(2), "the other seat's kept tiles are face down");
+    browser.click("#show-hidden");
+    let hand =
+        browser.js("return document.querySelector('[data-sheet=\"player-2\"] .sheet-hand').textContent");
+    assert!(hand.as_str().is_some_and(|h| h.ends_with("5 6")), "shown on demand: {hand}");
+    browser.click("#show-hidden");
+    load_line(&browser, &format!("seats=human,engine:{ENGINE_MS} position {middle}"));
+    wait_human_place(&browser);
+    browser.click("#hint");
+    browser.wait_until(
+        "the hints",
+        "return document.body.dataset.busy === 'no' && document.querySelectorAll('#hints li').length",
+        Duration::from_secs(30),
+    );
+    browser.click("#hand [data-hand-tile]");
+    std::fs::create_dir_all(readme_shots()).expect("the screenshot folder");
+    browser.js("window.scrollTo(0, 0); return true;");
+    std::fs::write(readme_shots().join("desktop-mid-game.png"), browser.screenshot()).expect("written");
+
+    // A phone: no sideways scrolling, the board fits, large cells on demand.
+    browser.set_viewport(390, 844);
+    let v = check_layout(&browser, "390x844, mid-game");
+    println!("390x844: cell {} px", v["cell"]);
+    browser.click("#zoom");
+    let z = check_layout(&browser, "390x844, large cells");
+    assert!(z["cell"].as_f64().unwrap_or(0.0) >= 32.0, "large cells are touch targets of 32 px or more: {z}");
+    browser.click("#zoom");
+    let tiles = browser.js("return Math.min(...[...document.querySelectorAll('#hand button, #hand-area button')].map(b => Math.min(b.getBoundingClientRect().width, b.getBoundingClientRect().height)))");
+    assert!(tiles.as_f64().unwrap_or(0.0) >= 32.0, "hand tiles and buttons are 32 px or more: {tiles}");
+    browser.js("window.scrollTo(0, 0); return true;");
+    std::fs::write(readme_shots().join("phone-mid-game.png"), browser.screenshot()).expect("written");
+    browser.click("#new-game");
+    check_layout(&browser, "390x844, dialog");
+    screenshot(&browser, "zatre-web-phone-dialog.png");
+    browser.click("#cancel-new-game");
+    browser.click("#help");
+    check_layout(&browser, "390x844, help");
+    screenshot(&browser, "zatre-web-phone-help.png");
+    browser.click("#close-help");
+
+    // German: the page speaks it, and nothing English is left.
+    browser.set_viewport(1280, 720);
+    browser.select("#lang", "de");
+    browser.wait_until("German", "return document.documentElement.lang === 'de'", Duration::from_secs(5));
+    assert_eq!(
+        browser.js("return document.querySelector('#new-game').textContent"),
+        Value::from("Neues Spiel")
+    );
+    no_english_left(&browser);
+    // After a <select> popup, headless Chromium's screenshots came out 1280x863 though
+    // innerHeight stayed 720; sizing the window again gives 1280x720 pictures.
+    browser.set_viewport(1280, 720);
+    browser.js("window.scrollTo(0, 0); return true;");
+    std::fs::write(readme_shots().join("german-game.png"), browser.screenshot()).expect("written");
+    for lang in ["cs", "hu"] {
+        browser.select("#lang", lang);
+        browser.wait_until(
+            lang,
+            &format!("return document.documentElement.lang === '{lang}'"),
+            Duration::from_secs(5),
+        );
+        browser.set_viewport(1280, 720);
+        screenshot(&browser, &format!("zatre-web-{lang}.png"));
+    }
+    browser.select("#lang", "en");
+
+    // The saved game carries the seats; loading restores them.
+    browser.click("#save-load");
+    let saved = browser.js("return document.querySelector('#save-text').value");
+    let saved = saved.as_str().unwrap_or_default().to_string();
+    browser.click("#copy");
+    browser.wait_until(
+        "copied",
+        "return document.querySelector('#copied').textContent === 'Copied.'",
+        Duration::from_secs(5),
+    );
+    assert!(saved.starts_with(&format!("seats=human,engine:{ENGINE_MS} position startpos ")), "{saved}");
+    // An end: a finished game loaded, with the seats swapped.
+    let end = judge_game(&mut judge, 7, |_| false);
+    assert!(judge.call("status")[0].starts_with("phase over"), "the judge's game ends");
+    browser.type_into("#load-line", &format!("seats=engine:200,human position {end}"));
+    browser.click("#load");
+    browser.wait_until(
+        "the end",
+        "return document.body.dataset.turn === 'over' && !document.querySelector('#result').hidden",
+        Duration::from_secs(20),
+    );
+    assert_eq!(
+        browser.js("return document.querySelector('#seat-1').value"),
+        Value::from("engine"),
+        "seats restored"
+    );
+    let status = judge.call("status");
+    let human_rank = status
+        .iter()
+        .find(|l| l.starts_with("rank ") && l.contains(" player 2 "))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .map(str::to_string);
+    let words = browser.js("return document.querySelector('#result-words').textContent");
+    let expected = if human_rank.as_deref() == Some("1") { "You won!" } else { "You lost." };
+    assert_eq!(words, Value::from(expected), "the result from the human seat (2): {status:?}");
+    let top = browser.js("return document.querySelector('#result').getBoundingClientRect().top");
+    assert!(top.as_f64().unwrap_or(f64::MAX) < 200.0, "the result is at the top: {top}");
+    axe_check(&browser, axe.as_deref(), "game over");
+    browser.set_viewport(1280, 720);
+    screenshot(&browser, "zatre-web-over.png");
+    no_console_errors(&browser);
+}
+
+/// Where the README's screenshots go: tools/web/screenshots/ when `ZATRE_README_SHOTS` is set
+/// (to renew them), else Cargo's test temp directory (a test run changes no file of the tree).
+fn readme_shots() -> PathBuf {
+    if std::env::var_os("ZATRE_README_SHOTS").is_some() {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("web").join("screenshots")
+    } else {
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("readme-shots")
+    }
+}
+
+/// The points of a move in the page's game, by the judge replaying the page's save line.
+fn judge_points(judge: &mut Judge, browser: &Browser, mv: &str) -> String {
+    let history = browser.js("return document.querySelector('#history').value");
+    judge.call(history.as_str().unwrap_or_default());
+    let line = judge.call(&format!("score {mv}")).join(" ");
+    line.split_whitespace().nth(1).unwrap_or_default().to_string()
+}
+
+#[test]
+fn the_page_starts_in_the_browsers_language() {
+    let bridge = BridgeProcess::start();
+    let browser = Browser::start_in(Some("de-DE"));
+    browser.goto(&bridge.url);
+    let lang = browser.wait_until(
+        "the page's language",
+        "return document.querySelector('#new-game-dialog').open && document.querySelectorAll('#variant option').length > 0 && [navigator.language, document.documentElement.lang, document.querySelector('#lang').value, document.querySelector('#start').textContent]",
+        Duration::from_secs(30),
+    );
+    assert_eq!(lang[1], Value::from("de"), "<html lang> from navigator.language {}", lang[0]);
+    assert_eq!(lang[2], Value::from("de"), "the picker shows it");
+    assert_eq!(lang[3], Value::from("Los geht’s"), "German words");
+    // The rule options explained in German, one line each.
+    let help = browser.js("return document.querySelector('#rule-help-leftovers').textContent");
+    assert_eq!(help, Value::from("Was mit Steinen geschieht, die nicht angelegt werden konnten."));
+    // An engine error as a German sentence chosen by its code, the engine's message beside it.
+    browser.click("#cancel-new-game");
+    let sentence = load_a_bad_line(&browser);
+    assert_eq!(sentence, "Dieses gespeicherte Spiel ist keine gültige Stellung.");
+    browser.click("#close-save");
+    // How to play, per variant of `variants`, in German.
+    browser.click("#help");
+    let variants =
+        browser.js("return [...document.querySelectorAll('#help-variant option')].map(o => o.value)");
+    let mut texts = Vec::new();
+    for v in variants.as_array().cloned().unwrap_or_default() {
+        browser.select("#help-variant", v.as_str().unwrap_or_default());
+        let text = browser.js("return document.querySelector('#help-text').textContent");
+        let text = text.as_str().unwrap_or_default().to_string();
+        assert!(text.contains("Feld") && !text.contains("No help"), "{v}: {text}");
+        texts.push(text);
+    }
+    let n = texts.len();
+    texts.sort();
+    texts.dedup();
+    assert!(n >= 3 && texts.len() == n, "a text of its own for each of the {n} variants");
+}
+
+/// Whether this `zatre-web` has an option (the idle timeout comes with the bridge of issue 29).
+fn bridge_has(option: &str) -> bool {
+    Command::new(BRIDGE)
+        .arg("--help")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains(option))
+}
+
+/// Clicks "Start a new engine" and checks that the same game is back, at a human's turn to place.
+fn reconnect_restores(browser: &Browser, before: &Shown) {
     browser.click("#reconnect");
     browser.wait_until(
         "the game restored",
         "return document.querySelector('#connection').hidden && document.body.dataset.turn === 'place'",
         Duration::from_secs(30),
     );
-    let after = shown(&browser);
-    assert_eq!(after.history, before.history, "the same game");
+    let after = shown(browser);
+    assert_eq!(after.history, before.history, "the same game on a new engine");
     assert_eq!(after.board, before.board);
     assert_eq!(after.status, before.status);
-    let new_pid = std::fs::read_to_string(&pid_file).expect("the engine's pid").trim().to_string();
-    assert_ne!(new_pid, pid, "a new engine process");
+}
 
-    // An error response is shown with its message, and nothing changes.
-    browser.click("#save-load");
-    browser.type_into("#load-line", "position variant=classic players=2 turn=x");
-    browser.click("#load");
-    let error = browser.wait_until(
-        "the error shown",
-        "return !document.querySelector('#error-box').hidden && document.querySelector('#error').textContent",
+/// Waits for the page to say that the bridge closed its connection with `code`; the sentence.
+fn closed_with(browser: &Browser, code: &str) -> String {
+    let shown = browser.wait_until(
+        "the close on the page",
+        "const c = document.querySelector('#connection'); return !c.hidden && c.dataset.code",
         Duration::from_secs(20),
     );
-    assert!(error.as_str().is_some_and(|e| e.starts_with("position: invalid_position ")), "{error}");
-    browser.click("#close-save");
-    let unchanged = shown(&browser);
-    assert_eq!(unchanged.history, before.history, "a refused load changes nothing");
-    assert_eq!(unchanged.board, before.board);
+    assert_eq!(shown, Value::from(code), "the close code the page shows");
+    assert_eq!(browser.js("return document.querySelector('#reconnect').hidden"), Value::Bool(false));
+    browser
+        .js("return document.querySelector('#connection-text').textContent")
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[test]
+fn an_idle_engine_ended_by_the_bridge_is_restarted_with_the_game() {
+    if !bridge_has("--idle-timeout") {
+        println!("this zatre-web has no --idle-timeout (close code 4006): nothing to check");
+        return;
+    }
+    let bridge = BridgeProcess::start_with(&engine().display().to_string(), &["--idle-timeout", "2"]);
+    let browser = Browser::start();
+    browser.goto(&bridge.url);
+    start_game(&browser, "classic", &["human", "engine"], "9");
+    wait_human_place(&browser);
+    let before = shown(&browser);
+    // Nothing is said for two seconds: the bridge ends the engine with 4006, and the page says so.
+    let text = closed_with(&browser, "4006");
+    assert!(text.starts_with("Your engine was stopped after a long pause."), "{text}");
+    reconnect_restores(&browser, &before);
+    no_console_errors(&browser);
+}
+
+#[test]
+fn too_many_commands_a_second_are_said_in_words() {
+    if !bridge_has("--max-commands-per-second") {
+        println!("this zatre-web has no --max-commands-per-second (close code 4007): nothing to check");
+        return;
+    }
+    // The page's start (versions, variants, the presets, the board) takes more than 3 commands.
+    let bridge =
+        BridgeProcess::start_with(&engine().display().to_string(), &["--max-commands-per-second", "3"]);
+    let browser = Browser::start();
+    browser.goto(&bridge.url);
+    let text = closed_with(&browser, "4007");
+    assert!(text.starts_with("The page sent too many commands a second"), "{text}");
+}
+
+#[test]
+fn a_team_game_ends_in_words_from_the_human_seat() {
+    let bridge = BridgeProcess::start();
+    let browser = Browser::start();
+    browser.goto(&bridge.url);
+    browser.wait_until(
+        "the dialog",
+        "return document.querySelector('#new-game-dialog').open && !document.querySelector('#new-game').disabled",
+        Duration::from_secs(30),
+    );
+    browser.click("#cancel-new-game");
+    let mut judge = Judge::start();
+    let end = judge_game_of(&mut judge, "variant classic players 4 teams=on seed 3", |_| false);
+    let status = judge.call("status");
+    assert!(status[0].starts_with("phase over"), "{status:?}");
+    // The human sits in the second seat of the winning team (a team's seats are on its sheet).
+    let winner = status
+        .iter()
+        .find_map(|l| l.strip_prefix("rank 1 team "))
+        .and_then(|l| l.split_whitespace().next())
+        .expect("a winning team")
+        .to_string();
+    let winners = status.iter().filter(|l| l.starts_with("rank 1 ")).count();
+    let score = judge.call("score");
+    let seats: Vec<usize> = score
+        .iter()
+        .find(|l| l.starts_with(&format!("team {winner} ")))
+        .and_then(|l| l.split_whitespace().last())
+        .expect("the team's seats")
+        .split(',')
+        .map(|x| x.parse().expect("a seat"))
+        .collect();
+    let human = seats[1];
+    let line: Vec<String> =
+        (1..=4).map(|n| if n == human { "human".to_string() } else { "engine:100".to_string() }).collect();
+    load_line(&browser, &format!("seats={} position {end}", line.join(",")));
+    browser.wait_until("the end", "return document.body.dataset.turn === 'over'", Duration::from_secs(20));
+    let expected = if winners == 1 { "You won!" } else { "You share first place." };
+    let words = browser.js("return document.querySelector('#result-words').textContent");
+    assert_eq!(words, Value::from(expected), "the human in seat {human} of team {winner}: {status:?}");
+    let ranking = browser.js("return [...document.querySelectorAll('#ranking li')].map(l => l.dataset.who)");
+    assert!(
+        ranking
+            .as_array()
+            .is_some_and(|r| r.iter().all(|w| w.as_str().is_some_and(|w| w.starts_with("team-")))),
+        "{ranking}"
+    );
+    no_console_errors(&browser);
 }

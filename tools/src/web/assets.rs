@@ -53,6 +53,30 @@ const FILES: &[(&str, Asset)] = &[
         Asset { file: "js/app.js", content_type: JS, body: include_bytes!("../../web/js/app.js") },
     ),
     (
+        "/js/i18n.js",
+        Asset { file: "js/i18n.js", content_type: JS, body: include_bytes!("../../web/js/i18n.js") },
+    ),
+    (
+        "/js/words.js",
+        Asset { file: "js/words.js", content_type: JS, body: include_bytes!("../../web/js/words.js") },
+    ),
+    (
+        "/i18n/en.js",
+        Asset { file: "i18n/en.js", content_type: JS, body: include_bytes!("../../web/i18n/en.js") },
+    ),
+    (
+        "/i18n/de.js",
+        Asset { file: "i18n/de.js", content_type: JS, body: include_bytes!("../../web/i18n/de.js") },
+    ),
+    (
+        "/i18n/cs.js",
+        Asset { file: "i18n/cs.js", content_type: JS, body: include_bytes!("../../web/i18n/cs.js") },
+    ),
+    (
+        "/i18n/hu.js",
+        Asset { file: "i18n/hu.js", content_type: JS, body: include_bytes!("../../web/i18n/hu.js") },
+    ),
+    (
         "/favicon.ico",
         Asset {
             file: "favicon.svg",

@@ -14,6 +14,14 @@ use serde_json::{json, Value};
 /// The key under which WebDriver names an element.
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
+pub const KEY_TAB: &str = "\u{E004}";
+pub const KEY_ENTER: &str = "\u{E007}";
+pub const KEY_ESCAPE: &str = "\u{E00C}";
+pub const KEY_LEFT: &str = "\u{E012}";
+pub const KEY_UP: &str = "\u{E013}";
+pub const KEY_RIGHT: &str = "\u{E014}";
+pub const KEY_DOWN: &str = "\u{E015}";
+
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 
@@ -34,6 +42,11 @@ impl Browser {
     ///
     /// Panics, with what to install, when either is missing: the test must not pass without them.
     pub fn start() -> Browser {
+        Browser::start_in(None)
+    }
+
+    /// Starts it with a browser language (`de-DE`): `navigator.language` says it.
+    pub fn start_in(lang: Option<&str>) -> Browser {
         for bin in [CHROMEDRIVER, CHROMIUM] {
             assert!(
                 Path::new(bin).exists(),
@@ -61,7 +74,8 @@ impl Browser {
             assert!(Instant::now() < until, "chromedriver did not become ready");
             thread::sleep(Duration::from_millis(50));
         }
-        let args = [
+        let lang_arg = lang.map(|l| format!("--lang={l}"));
+        let mut args: Vec<String> = [
             "--headless",
             "--no-sandbox",
             "--disable-gpu",
@@ -73,13 +87,21 @@ impl Browser {
             "--disable-sync",
             "--disable-extensions",
             "--window-size=1360,1000",
-            &format!("--user-data-dir={}", browser._profile.path().display()),
-        ];
+        ]
+        .iter()
+        .map(|a| a.to_string())
+        .collect();
+        args.push(format!("--user-data-dir={}", browser._profile.path().display()));
+        args.extend(lang_arg);
         let caps = json!({
             "capabilities": {
                 "alwaysMatch": {
                     "browserName": "chrome",
-                    "goog:chromeOptions": { "binary": CHROMIUM, "args": args },
+                    "goog:chromeOptions": {
+                        "binary": CHROMIUM,
+                        "args": args,
+                        "prefs": { "intl": { "accept_languages": lang.unwrap_or("en-US") } }
+                    },
                     "goog:loggingPrefs": { "browser": "ALL" }
                 }
             }
@@ -155,6 +177,58 @@ impl Browser {
     /// Runs a script in the page; returns its value.
     pub fn js(&self, script: &str) -> Value {
         self.cmd("POST", "/execute/sync", Some(json!({ "script": script, "args": [] })))
+    }
+
+    /// Runs an asynchronous script: its last argument is the callback that returns its value.
+    pub fn js_async(&self, script: &str) -> Value {
+        self.cmd("POST", "/execute/async", Some(json!({ "script": script, "args": [] })))
+    }
+
+    /// Presses keys, one after another, as the keyboard does (to the focused element). A key is a
+    /// character or one of the `KEY_*` codes of WebDriver.
+    pub fn keys(&self, keys: &[&str]) {
+        let mut actions = Vec::new();
+        for k in keys {
+            actions.push(json!({ "type": "keyDown", "value": k }));
+            actions.push(json!({ "type": "keyUp", "value": k }));
+        }
+        self.cmd(
+            "POST",
+            "/actions",
+            Some(json!({ "actions": [{ "type": "key", "id": "keyboard", "actions": actions }] })),
+        );
+    }
+
+    /// Shift+Tab.
+    pub fn shift_tab(&self) {
+        let actions = json!([
+            { "type": "keyDown", "value": "\u{E008}" },
+            { "type": "keyDown", "value": "\u{E004}" },
+            { "type": "keyUp", "value": "\u{E004}" },
+            { "type": "keyUp", "value": "\u{E008}" },
+        ]);
+        self.cmd(
+            "POST",
+            "/actions",
+            Some(json!({ "actions": [{ "type": "key", "id": "keyboard", "actions": actions }] })),
+        );
+    }
+
+    /// Sizes the window so that the page's viewport is `width` x `height` CSS pixels.
+    pub fn set_viewport(&self, width: i64, height: i64) {
+        let (mut w, mut h) = (width, height);
+        for _ in 0..3 {
+            self.cmd("POST", "/window/rect", Some(json!({ "width": w, "height": h })));
+            let v = self.js("return [window.innerWidth, window.innerHeight]");
+            let (iw, ih) = (v[0].as_i64().unwrap_or(width), v[1].as_i64().unwrap_or(height));
+            if iw == width && ih == height {
+                return;
+            }
+            w += width - iw;
+            h += height - ih;
+        }
+        let v = self.js("return [window.innerWidth, window.innerHeight]");
+        assert_eq!(v, json!([width, height]), "the viewport is {width}x{height}");
     }
 
     /// Polls a script until it returns something truthy; panics after `limit`.

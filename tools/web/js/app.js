@@ -1,12 +1,15 @@
 // The board page: one place that holds the state the engine last confirmed, the turn being built
-// (each placement confirmed by `next`), and the actions of the buttons. Every rule comes from the
-// engine: what a cell accepts, whose turn it is, what a move scores, when the game ends.
+// (each placement confirmed by `next`), and the actions of the buttons and keys. Every rule comes
+// from the engine: what a cell accepts, whose turn it is, what a move scores, when the game ends.
+// Every word comes from the catalogue of the chosen language (i18n.js).
 
 import { EngineClient, EngineError, ConnectionClosed } from './protocol.js';
 import * as P from './parse.js';
 import { BoardView } from './board.js';
 import { renderSheets } from './sheets.js';
-import { NewGameDialog, newgameArgs } from './dialog.js';
+import { NewGameDialog, newgameArgs, PRESET } from './dialog.js';
+import { CATALOGUES, LANGS, initialLang, setLang, t, tOr, num, translateStatic } from './i18n.js';
+import { seatName, resultWords, endWords, errorWords, closeWords, rankName } from './words.js';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -14,6 +17,16 @@ const $ = (sel) => document.querySelector(sel);
 const HINT_MS = 1000;
 /** The protocol's line limit. */
 const MAX_LINE = 65536;
+/** An engine seat's time per move when a saved game does not say: ms. */
+const DEFAULT_MOVETIME = 1000;
+
+/** An error of the page itself, named by its catalogue key. */
+class PageError extends Error {
+  constructor(key) {
+    super(key);
+    this.key = key;
+  }
+}
 
 const state = {
   engine: null,
@@ -25,10 +38,10 @@ const state = {
   status: null,
   score: null,
   history: '',
-  // Who sits where (the engine does not know: this is the page's own setting).
+  // Who sits where (the engine does not know: this is the page's own setting, saved with the game).
   seats: [
-    { kind: 'human', movetime: 1000 },
-    { kind: 'engine', movetime: 1000 },
+    { kind: 'human', movetime: DEFAULT_MOVETIME },
+    { kind: 'engine', movetime: DEFAULT_MOVETIME },
   ],
   // The human turn being built.
   selected: null, // index into the mover's hand
@@ -36,27 +49,78 @@ const state = {
   next: null, // parsed `next` for `pending`
   passOk: false,
   preview: [],
+  hints: [], // [{move, points, score, winprob}] of the last Hint
   lastMove: new Set(),
+  lastPlayed: null, // {seat, move, points} of the engine seat's last move
   busy: false,
   thinking: null, // the promise of a running `go`
   generation: 0, // bumped by a new game or a load: stale loops stop
   multipv: 1,
   infos: new Map(), // multipv -> latest parsed info of the running go
+  shownError: null, // the error in the red bar, to say again in another language
+  closed: null, // {code, reason} of the last close
+  wasOver: false,
+  lastFocus: null,
 };
 
 const board = new BoardView($('#board'), (cell) => onCell(cell));
 const dialog = new NewGameDialog($('#new-game-dialog'), (game) => startGame(game));
 
+// ---- language -----------------------------------------------------------------------------
+
+function fillLanguagePicker() {
+  $('#lang').replaceChildren(
+    ...LANGS.map((code) => {
+      const o = document.createElement('option');
+      o.value = code;
+      o.lang = code;
+      o.textContent = CATALOGUES[code]['language.name'];
+      return o;
+    }),
+  );
+}
+
+function applyLanguage(code) {
+  setLang(code);
+  $('#lang').value = code;
+  document.title = t('app.title');
+  translateStatic();
+  if (state.variants.length) dialog.relabel();
+  renderHelp();
+  if (state.shownError) showError(state.shownError);
+  if (state.closed) showClosed(state.closed);
+  board.rerender();
+  render();
+  renderHints();
+}
+
+$('#lang').addEventListener('change', () => applyLanguage($('#lang').value));
+
 // ---- errors -------------------------------------------------------------------------------
 
 function showError(e) {
-  const text = e instanceof EngineError ? `${e.command.split(' ')[0]}: ${e.message}` : String(e.message || e);
-  $('#error').textContent = text;
-  $('#error-box').hidden = false;
+  state.shownError = e;
+  const box = $('#error-box');
+  if (e instanceof EngineError) {
+    $('#error').textContent = errorWords(e.code);
+    $('#error-detail').textContent = `${e.command.split(' ')[0]}: ${e.code}${e.detail ? ` ${e.detail}` : ''}`;
+    box.dataset.code = e.code;
+  } else if (e instanceof PageError) {
+    $('#error').textContent = t(e.key);
+    $('#error-detail').textContent = '';
+    box.dataset.code = e.key;
+  } else {
+    $('#error').textContent = t('error.page');
+    $('#error-detail').textContent = String((e && e.message) || e);
+    box.dataset.code = 'page';
+  }
+  box.hidden = false;
 }
 
 $('#error-dismiss').addEventListener('click', () => {
+  state.shownError = null;
   $('#error-box').hidden = true;
+  $('#error').textContent = '';
 });
 
 /** Runs one user action at a time; an error is shown, never thrown. */
@@ -71,11 +135,36 @@ async function act(task) {
   } finally {
     state.busy = false;
     updateButtons();
+    restoreFocus();
   }
 }
 
 function call(command) {
   return state.engine.call(command);
+}
+
+// ---- focus --------------------------------------------------------------------------------
+
+document.addEventListener('focusin', (ev) => {
+  if (ev.target && ev.target !== document.body) state.lastFocus = ev.target;
+});
+
+/** Puts the focus back where the player was when a redraw or a disabled button took it away. */
+function restoreFocus() {
+  const active = document.activeElement;
+  if (active && active !== document.body) return;
+  if (document.querySelector('dialog[open]')) return;
+  const last = state.lastFocus;
+  if (!last) return;
+  if (last.isConnected && !last.disabled && last.offsetParent !== null) {
+    last.focus();
+  } else if (last.dataset && last.dataset.handTile !== undefined) {
+    const tile = $('#hand [data-hand-tile]');
+    if (tile) tile.focus();
+    else board.focus();
+  } else if (last.closest && (last.closest('#side') || last.closest('#board'))) {
+    board.focus();
+  }
 }
 
 // ---- connection ---------------------------------------------------------------------------
@@ -95,31 +184,67 @@ async function connect() {
   engine.addEventListener('info', (ev) => onInfo(ev.detail));
   engine.addEventListener('sent', (ev) => keep(`> ${ev.detail}`));
   engine.addEventListener('line', (ev) => keep(`< ${ev.detail}`));
-  engine.addEventListener('stray', (ev) => showError(new Error(`the engine said: ${ev.detail}`)));
+  engine.addEventListener('stray', (ev) => showError(new Error(ev.detail)));
   engine.addEventListener('close', (ev) => onClose(ev.detail));
   $('#connection').hidden = true;
-  $('#turn-line').textContent = 'connecting to the engine…';
+  state.closed = null;
+  $('#turn-line').textContent = t('turn.connecting');
   await engine.connect();
   state.connected = true;
   state.multipv = 1;
   const version = (await call('protocol_version'))[0];
-  if (Number(version) < 2) throw new Error(`this board needs protocol version 2; the engine speaks ${version}`);
+  if (Number(version) < 2) throw new PageError('error.version');
   state.variants = P.variants(await call('variants'));
-  dialog.setVariants(state.variants);
+  dialog.setVariants(state.variants, await readPresets(state.variants));
+  renderHelp();
 }
 
-function onClose({ code, reason }) {
+/**
+ * What each preset means, as the engine plays it: a game started with only the preset, its rule
+ * options read back from `position`. A preset sets the options in which the presets differ.
+ * Run on a fresh engine, before any game of the page's own.
+ */
+async function readPresets(variants) {
+  const out = {};
+  for (const v of variants) {
+    const rule = v.rules.find((r) => r.name === PRESET);
+    if (!rule || rule.kind !== 'choice') continue;
+    const games = {};
+    for (const preset of rule.spec.split(',')) {
+      await call(`newgame variant ${v.name} players ${v.def} ${PRESET}=${preset}`);
+      games[preset] = P.position((await call('position'))[0] || '').fields;
+    }
+    const names = v.rules.map((r) => r.name).filter((n) => n !== PRESET);
+    const values = Object.values(games);
+    const set = names.filter((n) => values.some((f) => f[n] !== values[0][n]));
+    out[v.name] = {};
+    for (const [preset, f] of Object.entries(games)) {
+      out[v.name][preset] = Object.fromEntries(set.map((n) => [n, f[n]]));
+    }
+  }
+  await call('newgame');
+  return out;
+}
+
+function showClosed({ code, reason, opened }) {
+  const words = opened ? closeWords(code, reason) : t('close.unreachable');
+  $('#connection-text').textContent = `${words} (${code}${reason ? `: ${reason}` : ''})`;
+}
+
+function onClose({ code, reason, opened }) {
   state.connected = false;
   state.thinking = null;
   state.generation++;
-  const why = reason || `connection closed (${code})`;
-  $('#connection-text').textContent =
-    code === 4002 ? `No engine for this page: ${why}.` : `The engine is gone: ${why}.`;
+  state.closed = { code, reason, opened };
+  showClosed(state.closed);
   $('#connection').hidden = false;
-  $('#turn-line').textContent = 'no engine';
+  $('#connection').dataset.code = String(code);
+  $('#turn-line').textContent = t('turn.noEngine');
   updateButtons();
 }
 
+// On any close (the engine ended, was stopped after an idle time (4006), or the page sent too
+// much (4007)) a new engine takes the game up from the last `history`.
 $('#reconnect').addEventListener('click', () =>
   act(async () => {
     const restore = state.history;
@@ -147,22 +272,40 @@ async function refresh() {
   state.score = P.score(sc);
   state.history = hist.join(' ');
   $('#history').value = state.history ? `position ${state.history}` : '';
-  while (state.seats.length < state.position.players) state.seats.push({ kind: 'engine', movetime: 1000 });
+  while (state.seats.length < state.position.players) state.seats.push({ kind: 'engine', movetime: DEFAULT_MOVETIME });
+  state.seats.length = Math.max(state.position.players, 1);
+  $('#save-text').value = state.history ? saveLine() : '';
   state.selected = null;
   state.pending = [];
   state.next = null;
   state.passOk = false;
   state.preview = [];
-  $('#hints').replaceChildren();
+  state.hints = [];
+  renderHints();
   render();
 }
 
 function seatOf(n) {
-  return state.seats[n - 1] || { kind: 'human', movetime: 1000 };
+  return state.seats[n - 1] || { kind: 'human', movetime: DEFAULT_MOVETIME };
 }
 
 function moverIsHuman() {
   return state.status && state.status.phase !== 'over' && seatOf(state.status.tomove).kind === 'human';
+}
+
+/** Whether seat n's hand is shown face up: the rules keep other players' kept tiles hidden. */
+function handVisible(n) {
+  if ($('#show-hidden').checked || !state.status || state.status.phase === 'over') return true;
+  const humans = state.seats.filter((s) => s.kind === 'human').length;
+  if (humans === 1) return seatOf(n).kind === 'human';
+  return n === state.status.tomove && seatOf(n).kind === 'human';
+}
+
+/** Team number -> its seats, from the sheets of `score`. */
+function teamSeats() {
+  const out = {};
+  if (state.score) for (const s of state.score.sheets) if (s.kind === 'team') out[s.n] = s.seats;
+  return out;
 }
 
 // ---- drawing ------------------------------------------------------------------------------
@@ -180,13 +323,21 @@ function moverHand() {
   return state.position.hands[state.status.tomove - 1] || [];
 }
 
+function variantName(name) {
+  return tOr(`variant.${name}`, name);
+}
+
 function render() {
-  if (!state.position || !state.status) return;
+  if (!state.position || !state.status) {
+    updateButtons();
+    return;
+  }
   const s = state.status;
   board.render({
     tiles: state.position.board,
     pending: state.pending,
     accepts: accepts(),
+    selected: state.selected === null ? null : moverHand()[state.selected],
     preview: state.preview,
     last: state.lastMove,
   });
@@ -198,48 +349,86 @@ function render() {
     tomove: s.phase === 'over' ? 0 : s.tomove,
     seats: state.seats,
     hands: state.position.hands,
+    hidden: (n) => !handVisible(n),
   });
   $('#status').textContent = s.line;
-  const who = `player ${s.tomove} (${seatOf(s.tomove).kind})`;
+  const who = seatName(s.tomove, state.seats);
   let line;
-  if (s.phase === 'over') line = `Turn ${s.turn} · game over`;
-  else if (s.phase === 'draw') line = `Turn ${s.turn} · ${who} draws${s.due ? ` ${s.due}` : ''}`;
-  else line = `Turn ${s.turn} · ${who} to place`;
-  $('#turn-line').textContent = `${state.position.variant}, ${state.position.players} player(s) · ${line}`;
+  if (s.phase === 'over') line = t('turn.over');
+  else if (s.phase === 'draw') line = t('turn.draws', { who });
+  else line = t('turn.places', { who });
+  document.body.dataset.variant = state.position.variant;
+  document.body.dataset.players = String(state.position.players);
+  $('#turn-line').textContent = [
+    variantName(state.position.variant),
+    t('turn.players', { n: state.position.players }),
+    t('turn.number', { n: s.turn }),
+    line,
+  ].join(' · ');
   renderResult();
   renderMoveInfo();
+  renderEngineInfo();
   updateButtons();
+}
+
+function faceDownTiles(count) {
+  const row = document.createElement('span');
+  row.className = 'face-down-row';
+  row.setAttribute('role', 'img');
+  row.setAttribute('aria-label', t('hand.faceDown', { n: count }));
+  for (let i = 0; i < count; i++) {
+    const tile = document.createElement('span');
+    tile.className = 'tile hand-tile face-down';
+    row.appendChild(tile);
+  }
+  return row;
 }
 
 function renderHand() {
   const box = $('#hand');
+  const focused = document.activeElement && document.activeElement.closest('#hand') ? document.activeElement.dataset.handTile : null;
   box.replaceChildren();
   const s = state.status;
-  $('#hand-owner').textContent = s.phase === 'over' ? '–' : `player ${s.tomove}`;
+  const mover = s.tomove;
+  const humans = state.seats.filter((x) => x.kind === 'human').length;
+  if (s.phase === 'over') $('#hand-title').textContent = t('hand.none');
+  else if (seatOf(mover).kind === 'human' && humans === 1) $('#hand-title').textContent = t('hand.yours');
+  else $('#hand-title').textContent = t('hand.of', { who: seatName(mover, state.seats) });
   const hand = moverHand();
   const used = new Set(state.pending.map((p) => p.index));
   const clickable = moverIsHuman() && s.phase === 'place';
-  hand.forEach((value, index) => {
-    if (used.has(index)) return;
-    const t = document.createElement('button');
-    t.type = 'button';
-    t.className = 'tile hand-tile';
-    t.textContent = String(value);
-    t.dataset.value = String(value);
-    if (clickable) {
-      t.dataset.handTile = String(index);
-      if (state.selected === index) t.classList.add('selected');
-      t.addEventListener('click', () => selectTile(index));
-    } else {
-      t.disabled = true;
-    }
-    box.appendChild(t);
-  });
+  if (hand.length && !handVisible(mover)) {
+    box.appendChild(faceDownTiles(hand.length - used.size));
+  } else {
+    hand.forEach((value, index) => {
+      if (used.has(index)) return;
+      const tile = document.createElement('button');
+      tile.type = 'button';
+      tile.className = 'tile hand-tile';
+      tile.textContent = String(value);
+      tile.dataset.value = String(value);
+      tile.setAttribute('aria-label', t('hand.tile', { value }));
+      if (clickable) {
+        tile.dataset.handTile = String(index);
+        tile.setAttribute('aria-pressed', state.selected === index ? 'true' : 'false');
+        if (state.selected === index) tile.classList.add('selected');
+        // A click from the keyboard (Enter, Space: detail 0) goes on to the board.
+        tile.addEventListener('click', (ev) => selectTile(index, ev.detail === 0));
+      } else {
+        tile.disabled = true;
+      }
+      box.appendChild(tile);
+    });
+  }
   if (!hand.length) {
     const empty = document.createElement('span');
     empty.className = 'muted';
-    empty.textContent = s.phase === 'draw' ? 'not drawn yet' : 'empty';
+    empty.textContent = s.phase === 'draw' ? t('hand.notDrawn') : t('hand.empty');
     box.appendChild(empty);
+  }
+  if (focused !== null && focused !== undefined) {
+    const again = box.querySelector(`[data-hand-tile="${focused}"]`) || box.querySelector('[data-hand-tile]');
+    if (again) again.focus();
   }
 }
 
@@ -248,7 +437,7 @@ function renderBag() {
   const box = $('#bag');
   box.replaceChildren();
   if (!bag) {
-    box.textContent = 'no bag: dice';
+    box.textContent = t('bag.none');
     return;
   }
   bag.forEach((count, i) => {
@@ -258,35 +447,52 @@ function renderBag() {
     const tile = document.createElement('span');
     tile.className = 'tile mini';
     tile.textContent = String(i + 1);
-    item.append(tile, document.createTextNode(`× ${count}`));
+    tile.setAttribute('aria-hidden', 'true');
+    const count_ = document.createElement('span');
+    count_.textContent = `× ${count}`;
+    count_.setAttribute('aria-hidden', 'true');
+    const sr = document.createElement('span');
+    sr.className = 'sr-only';
+    sr.textContent = t('bag.item', { n: count, value: i + 1 });
+    item.append(tile, count_, sr);
     box.appendChild(item);
   });
   const sum = document.createElement('span');
   sum.className = 'muted';
-  sum.textContent = `${bag.reduce((a, b) => a + b, 0)} in all`;
+  sum.textContent = t('bag.total', { n: bag.reduce((a, b) => a + b, 0) });
   box.appendChild(sum);
 }
 
 function renderResult() {
   const s = state.status;
   const box = $('#result');
-  box.hidden = s.phase !== 'over';
-  if (s.phase !== 'over') return;
-  const reasons = {
-    no_move: 'no player could move any more',
-    roll: 'a roll ended the game',
-    rounds: 'the set number of rounds is played',
-  };
-  $('#end-reason').textContent = `End: ${reasons[s.end] ? `${reasons[s.end]} (${s.end})` : s.end || '?'}`;
+  const over = s.phase === 'over';
+  box.hidden = !over;
+  if (!over) {
+    state.wasOver = false;
+    return;
+  }
+  const teams = teamSeats();
+  $('#result-words').textContent = resultWords(s.ranking, state.seats, teams);
+  const end = $('#end-reason');
+  end.textContent = endWords(s.end);
+  end.dataset.end = s.end || '';
   $('#ranking').replaceChildren(
     ...s.ranking.map((r) => {
       const li = document.createElement('li');
-      li.textContent = `${r.rank}. ${r.kind} ${r.n}: ${r.total}`;
+      li.textContent = t('result.rank', { rank: r.rank, who: rankName(r, state.seats, teams), total: r.total });
       li.dataset.rank = String(r.rank);
+      li.dataset.who = `${r.kind}-${r.n}`;
       if (r.rank === 1) li.className = 'winner';
       return li;
     }),
   );
+  if (!state.wasOver) {
+    // The result at the top of the screen, once.
+    state.wasOver = true;
+    window.scrollTo({ top: 0 });
+    if (!document.querySelector('dialog[open]')) box.focus({ preventScroll: true });
+  }
 }
 
 function renderMoveInfo() {
@@ -296,12 +502,28 @@ function renderMoveInfo() {
     return;
   }
   if (state.pending.length === 0) {
-    box.textContent = state.passOk ? 'No tile fits: pass.' : 'Pick a tile from your hand, then a lit cell.';
+    box.textContent = state.passOk ? t('move.noFit') : t('move.pick');
   } else if (state.next && state.next.complete === 'yes') {
-    box.textContent = state.next.next.length ? 'A legal move: submit it, or add more tiles.' : 'A legal move: submit it.';
+    box.textContent = state.next.next.length ? t('move.legalMore') : t('move.legal');
   } else {
-    box.textContent = 'Not a complete move yet: add more tiles.';
+    box.textContent = t('move.incomplete');
   }
+}
+
+function renderEngineInfo() {
+  const box = $('#engine-info');
+  if (state.thinking) return;
+  const p = state.lastPlayed;
+  box.textContent = p
+    ? t('engine.played', { who: seatName(p.seat, state.seats), move: moveWords(p.move), n: p.points })
+    : '';
+}
+
+/** A move as a person reads it: "4 on h8, 1 on h9", or "pass". */
+function moveWords(move) {
+  const ps = P.placements(move);
+  if (!ps.length) return t('move.pass');
+  return ps.map((p) => t('move.placement', { value: p.value, cell: p.cell })).join(', ');
 }
 
 function updateButtons() {
@@ -321,7 +543,7 @@ function updateButtons() {
   // Undo goes back to a human's turn, so a game of engines alone has none.
   const anyHuman = state.seats.some((seat) => seat.kind === 'human');
   $('#undo').disabled = !(live && anyHuman && s && !(s.turn === 1 && s.phase === 'draw'));
-  for (const t of document.querySelectorAll('#hand [data-hand-tile]')) t.disabled = !place;
+  for (const b of document.querySelectorAll('#hints button')) b.disabled = !place;
   let turn = 'wait';
   if (s && s.phase === 'over') turn = 'over';
   else if (live && moverIsHuman() && s.phase === 'draw') turn = 'draw';
@@ -345,25 +567,23 @@ async function startTurn() {
   render();
 }
 
-function selectTile(index) {
+/** Picks hand tile `index` (or puts it back); `toBoard`: the focus goes on to a cell that takes it. */
+function selectTile(index, toBoard) {
   if (state.busy || !moverIsHuman() || state.status.phase !== 'place') return;
   state.selected = state.selected === index ? null : index;
   render();
+  if (toBoard && state.selected !== null) {
+    const lit = accepts();
+    if (!lit.has(board.focusName) && lit.size) board.setFocus([...lit][0], false);
+    board.focus();
+  }
 }
 
 function onCell(cell) {
   if (!moverIsHuman() || state.status.phase !== 'place') return;
   const at = state.pending.findIndex((p) => p.cell === cell);
   if (at >= 0) {
-    // Take back this tile and the ones put down after it.
-    act(async () => {
-      const rest = state.pending.slice(0, at);
-      const next = await askNext(rest);
-      state.pending = rest;
-      state.next = next;
-      state.selected = null;
-      render();
-    });
+    takeBackFrom(at);
     return;
   }
   if (state.selected === null || !accepts().has(cell)) return;
@@ -380,6 +600,50 @@ function onCell(cell) {
   });
 }
 
+/** Takes back pending tile `at` and the ones put down after it. */
+function takeBackFrom(at) {
+  act(async () => {
+    const rest = state.pending.slice(0, at);
+    const next = await askNext(rest);
+    state.pending = rest;
+    state.next = next;
+    state.selected = null;
+    render();
+  });
+}
+
+// Keys anywhere outside a field: 1-6 pick a hand tile of that value, Escape puts the picked tile
+// back or takes the last tile of this turn back.
+document.addEventListener('keydown', (ev) => {
+  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const target = ev.target;
+  if (target && target.closest && target.closest('input, select, textarea, dialog')) return;
+  if (!state.status || !moverIsHuman() || state.status.phase !== 'place' || state.busy) return;
+  if (/^[1-9]$/.test(ev.key)) {
+    const value = Number(ev.key);
+    const used = new Set(state.pending.map((p) => p.index));
+    const hand = moverHand();
+    const index = hand.findIndex((v, i) => v === value && !used.has(i));
+    if (index < 0) return;
+    ev.preventDefault();
+    const inBoard = target && target.closest && target.closest('#board');
+    if (state.selected !== index) selectTile(index, false);
+    if (inBoard) {
+      const lit = accepts();
+      if (!lit.has(board.focusName) && lit.size) board.setFocus([...lit][0], true);
+    }
+  } else if (ev.key === 'Escape') {
+    if (state.selected !== null) {
+      ev.preventDefault();
+      state.selected = null;
+      render();
+    } else if (state.pending.length) {
+      ev.preventDefault();
+      takeBackFrom(state.pending.length - 1);
+    }
+  }
+});
+
 $('#draw').addEventListener('click', () =>
   act(async () => {
     await call('draw');
@@ -392,6 +656,7 @@ $('#submit').addEventListener('click', () =>
     const move = state.pending.map((p) => `${p.value}@${p.cell}`).join(',');
     await call(`place ${move}`);
     state.lastMove = new Set(state.pending.map((p) => p.cell));
+    state.lastPlayed = null;
     await refresh();
   }).then(() => advance()),
 );
@@ -402,6 +667,7 @@ $('#pass').addEventListener('click', () =>
   act(async () => {
     await call('place pass');
     state.lastMove = new Set();
+    state.lastPlayed = null;
     await refresh();
   }).then(() => advance()),
 );
@@ -421,28 +687,45 @@ $('#undo').addEventListener('click', () =>
       if (st.phase === 'place' && seatOf(st.tomove).kind === 'human') break;
     }
     state.lastMove = new Set();
+    state.lastPlayed = null;
     await refresh();
     if (moverIsHuman() && state.status.phase === 'place') await startTurn();
   }),
 );
 
+$('#show-hidden').addEventListener('change', () => render());
+$('#zoom').addEventListener('change', () => {
+  $('#board-area').classList.toggle('zoomed', $('#zoom').checked);
+  board.setFocus(board.focusName, false);
+});
+
 // ---- hints and engine seats ---------------------------------------------------------------
+
+/** The engine's value: its expected final margin (PROTOCOL.md `info`), signed. */
+function marginWords(score) {
+  const x = Number(score);
+  return `${x > 0 ? '+' : ''}${num(x, 1)}`;
+}
 
 function onInfo(line) {
   const info = P.info(line);
   const k = Number(info.multipv || 1);
   state.infos.set(k, info);
   const best = state.infos.get(1) || info;
-  const parts = [`depth ${best.depth}`, `score ${best.score}`];
-  if (best.winprob !== undefined) parts.push(`win ${Math.round(Number(best.winprob) * 100)}%`);
-  parts.push(`${best.nodes} nodes`, `${best.time} ms`, best.pv || '');
-  $('#engine-info').textContent = `engine thinking: ${parts.join(' · ')}`;
+  let text = t('engine.thinking', {
+    depth: best.depth,
+    margin: marginWords(best.score),
+    nodes: best.nodes,
+    time: best.time,
+  });
+  if (best.winprob !== undefined) text += ` · ${t('value.win', { win: num(Number(best.winprob) * 100, 0) })}`;
+  $('#engine-info').textContent = text;
 }
 
 /** Runs `go <limits>`, showing its progress; resolves with the bestmove and the last infos. */
 async function think(limits) {
   state.infos = new Map();
-  $('#engine-info').textContent = 'engine thinking…';
+  $('#engine-info').textContent = t('engine.thinkingStart');
   const going = call(`go ${limits}`);
   state.thinking = going;
   try {
@@ -464,6 +747,70 @@ async function stopThinking() {
   }
 }
 
+/** The points and crosses a move would score now (`score <move>`). */
+async function movePoints(move) {
+  if (!P.placements(move).length) return { points: 0, crosses: 0 };
+  const f = P.fields((await call(`score ${move}`))[0] || '');
+  return { points: Number(f.points), crosses: Number(f.crosses) };
+}
+
+function renderHints() {
+  const box = $('#hints');
+  box.replaceChildren(
+    ...state.hints.map((h, k) => {
+      const li = document.createElement('li');
+      li.className = 'hint';
+      li.dataset.hint = String(k + 1);
+      li.dataset.move = h.move;
+      const show = document.createElement('button');
+      show.type = 'button';
+      show.className = 'hint-show';
+      const parts = [moveWords(h.move), t('hint.points', { n: h.points })];
+      if (h.crosses) parts.push(t('hint.crosses', { n: h.crosses }));
+      parts.push(t('value.margin', { margin: marginWords(h.score) }));
+      if (h.winprob !== undefined) parts.push(t('value.win', { win: num(Number(h.winprob) * 100, 0) }));
+      show.textContent = parts.join(' · ');
+      show.title = t('hint.show');
+      show.addEventListener('click', () => {
+        state.preview = P.placements(h.move);
+        render();
+      });
+      li.appendChild(show);
+      if (P.placements(h.move).length) {
+        const play = document.createElement('button');
+        play.type = 'button';
+        play.className = 'play-hint';
+        play.textContent = t('hint.play');
+        play.setAttribute('aria-label', `${t('hint.play')}: ${moveWords(h.move)}`);
+        play.addEventListener('click', () => playHint(h.move));
+        li.appendChild(play);
+      }
+      return li;
+    }),
+  );
+  updateButtons();
+}
+
+/** Puts a hint's tiles down as the pending move (each checked by `next`, as if placed by hand). */
+function playHint(move) {
+  act(async () => {
+    const hand = moverHand();
+    const used = new Set();
+    const pending = P.placements(move).map((p) => {
+      const index = hand.findIndex((v, i) => v === p.value && !used.has(i));
+      used.add(index);
+      return { value: p.value, cell: p.cell, index };
+    });
+    if (pending.some((p) => p.index < 0)) throw new PageError('error.hintStale');
+    const next = await askNext(pending);
+    state.pending = pending;
+    state.next = next;
+    state.preview = [];
+    state.selected = null;
+    render();
+  });
+}
+
 $('#hint').addEventListener('click', () =>
   act(async () => {
     if (state.multipv !== 3) {
@@ -472,26 +819,18 @@ $('#hint').addEventListener('click', () =>
     }
     const { best, infos } = await think(`movetime ${HINT_MS}`);
     const list = [...infos.entries()].sort((a, b) => a[0] - b[0]).map(([, i]) => i).slice(0, 3);
-    if (!list.length) list.push({ pv: best.move, score: best.score });
-    const box = $('#hints');
-    box.replaceChildren(
-      ...list.map((i, k) => {
-        const li = document.createElement('li');
-        li.className = 'hint';
-        li.dataset.hint = String(k + 1);
-        const win = i.winprob !== undefined ? ` · win ${(Number(i.winprob) * 100).toFixed(1)}%` : '';
-        li.textContent = `${i.pv} · score ${i.score}${win}`;
-        li.title = 'show on the board';
-        li.addEventListener('click', () => {
-          state.preview = P.placements(i.pv);
-          render();
-        });
-        return li;
-      }),
-    );
-    state.preview = P.placements(list[0].pv || best.move);
-    $('#engine-info').textContent = `hint: ${best.move} (score ${best.score})`;
+    if (!list.length) list.push({ pv: best.move, score: best.score, winprob: best.winprob });
+    const hints = [];
+    for (const i of list) {
+      const move = (i.pv || best.move).split(' ')[0];
+      const { points, crosses } = await movePoints(move);
+      hints.push({ move, points, crosses, score: i.score, winprob: i.winprob });
+    }
+    state.hints = hints;
+    state.preview = P.placements(hints[0].move);
+    renderHints();
     render();
+    $('#engine-info').textContent = '';
   }),
 );
 
@@ -510,9 +849,9 @@ async function advance() {
         } else {
           const { best } = await think(`movetime ${seat.movetime}`);
           if (gen !== state.generation) return;
-          await call(`place ${best.move}`);
+          const placed = P.fields((await call(`place ${best.move}`))[0] || '');
           state.lastMove = new Set(P.placements(best.move).map((p) => p.cell));
-          $('#engine-info').textContent = `player ${s.tomove} played ${best.move} (engine's eval ${best.score})`;
+          state.lastPlayed = { seat: s.tomove, move: best.move, points: Number(placed.points || 0) };
         }
         await refresh();
         progressed = true;
@@ -533,7 +872,7 @@ async function advance() {
 // ---- new game, save and load --------------------------------------------------------------
 
 $('#new-game').addEventListener('click', () => dialog.open());
-
+$('#result-new-game').addEventListener('click', () => dialog.open());
 $('#new-game-dialog').addEventListener('close', () => advance());
 
 /** Stops what the engine seats are doing (a running `go`), and waits until the page is idle. */
@@ -549,7 +888,10 @@ async function startGame(game) {
     await call(`newgame ${newgameArgs(game)}`);
     state.seats = game.seats;
     state.lastMove = new Set();
+    state.lastPlayed = null;
     $('#engine-info').textContent = '';
+    // A seed typed by the player is for this game; the next one gets a new seed unless typed.
+    $('#seed').value = '';
     await loadBoard();
     await refresh();
     $('#new-game-dialog').close();
@@ -557,27 +899,84 @@ async function startGame(game) {
   advance();
 }
 
+/**
+ * The saved game: `seats=<seat>,<seat>... position <history>`, a seat `human` or
+ * `engine:<ms per move>`. The part from `position` on is the engine's own line.
+ */
+function saveLine() {
+  const seats = state.seats.map((s) => (s.kind === 'engine' ? `engine:${s.movetime}` : 'human')).join(',');
+  return `seats=${seats} position ${state.history}`;
+}
+
+/** Reads a saved line: {seats (or null), line (the `position` arguments)}. */
+function readSaved(text) {
+  let line = text.trim().replace(/\s+/g, ' ');
+  let seats = null;
+  if (line.startsWith('seats=')) {
+    const sp = line.indexOf(' ');
+    const word = sp < 0 ? line : line.slice(0, sp);
+    line = sp < 0 ? '' : line.slice(sp + 1);
+    seats = word.slice('seats='.length).split(',').map((s) => {
+      if (s === 'human') return { kind: 'human', movetime: DEFAULT_MOVETIME };
+      const m = /^engine:(\d{1,6})$/.exec(s);
+      if (!m || Number(m[1]) < 10 || Number(m[1]) > 600000) throw new PageError('load.badSeats');
+      return { kind: 'engine', movetime: Number(m[1]) };
+    });
+    if (!seats.length || seats.length > 6) throw new PageError('load.badSeats');
+  }
+  if (line.startsWith('position ')) line = line.slice('position '.length);
+  if (!line) throw new PageError('load.empty');
+  if (line.length + 20 > MAX_LINE) throw new PageError('load.tooLong');
+  return { seats, line };
+}
+
 $('#save-load').addEventListener('click', () => {
+  $('#copied').textContent = '';
   $('#save-dialog').showModal();
 });
 $('#close-save').addEventListener('click', () => $('#save-dialog').close());
 $('#save-dialog').addEventListener('close', () => advance());
 
-$('#load').addEventListener('click', async () => {
-  let line = $('#load-line').value.trim().replace(/\s+/g, ' ');
-  if (line.startsWith('position ')) line = line.slice('position '.length);
-  if (!line) {
-    showError(new Error('paste a position line first'));
-    return;
+$('#copy').addEventListener('click', async () => {
+  const text = $('#save-text').value;
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    $('#save-text').select();
+    document.execCommand('copy');
   }
-  if (line.length + 20 > MAX_LINE) {
-    showError(new Error('that line is longer than the protocol allows'));
+  $('#copied').textContent = t('save.copied');
+});
+
+$('#download').addEventListener('click', () => {
+  const blob = new Blob([`${$('#save-text').value}\n`], { type: 'text/plain' });
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  const s = state.status;
+  a.download = `zatre-${state.position ? state.position.variant : 'game'}-${s ? s.turn : 0}.txt`;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+});
+
+$('#load').addEventListener('click', async () => {
+  let saved;
+  try {
+    saved = readSaved($('#load-line').value);
+  } catch (e) {
+    showError(e);
     return;
   }
   await interrupt();
   await act(async () => {
-    await call(`position ${line}`);
+    await call(`position ${saved.line}`);
+    if (saved.seats) {
+      state.seats = saved.seats;
+      dialog.setSeats(saved.seats);
+    }
     state.lastMove = new Set();
+    state.lastPlayed = null;
     await loadBoard();
     await refresh();
     $('#save-dialog').close();
@@ -585,9 +984,47 @@ $('#load').addEventListener('click', async () => {
   advance();
 });
 
+// ---- help ---------------------------------------------------------------------------------
+
+function paragraphs(text) {
+  return text.split('\n').filter(Boolean).map((line) => {
+    const p = document.createElement('p');
+    p.textContent = line;
+    return p;
+  });
+}
+
+function renderHelp() {
+  const sel = $('#help-variant');
+  const chosen = sel.value || (state.position && state.position.variant) || 'classic';
+  const names = state.variants.length ? state.variants.map((v) => v.name) : [chosen];
+  sel.replaceChildren(
+    ...names.map((n) => {
+      const o = document.createElement('option');
+      o.value = n;
+      o.textContent = variantName(n);
+      return o;
+    }),
+  );
+  sel.value = names.includes(chosen) ? chosen : names[0];
+  $('#help-text').replaceChildren(...paragraphs(tOr(`help.${sel.value}`, t('help.unknown'))));
+  $('#help-keys').replaceChildren(...paragraphs(t('help.keys')));
+}
+
+$('#help-variant').addEventListener('change', () => renderHelp());
+$('#help').addEventListener('click', () => {
+  if (state.position) $('#help-variant').value = state.position.variant;
+  renderHelp();
+  $('#help-dialog').showModal();
+});
+$('#close-help').addEventListener('click', () => $('#help-dialog').close());
+
 // ---- start --------------------------------------------------------------------------------
 
 window.addEventListener('beforeunload', () => state.engine && state.engine.close());
+
+fillLanguagePicker();
+applyLanguage(initialLang());
 
 act(async () => {
   await connect();

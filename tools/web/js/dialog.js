@@ -1,7 +1,13 @@
 // The new-game dialog, built from the engine's `variants`: variant, players, seats (human or
-// engine with its time per move), the rule options and a seed. It knows no variant itself.
+// engine with its time per move), the rule options and a seed. It knows no variant itself: names
+// and one-line explanations come from the catalogue, and a word the catalogue lacks is shown as
+// the engine wrote it.
+
+import { t, tOr } from './i18n.js';
 
 const SEAT_KINDS = ['human', 'engine'];
+/** The rule option that names a preset (`variants`: "`rules` is a preset"). */
+export const PRESET = 'rules';
 
 export class NewGameDialog {
   constructor(dialog, onStart) {
@@ -21,14 +27,18 @@ export class NewGameDialog {
     dialog.querySelector('#cancel-new-game').addEventListener('click', () => dialog.close());
   }
 
-  /** Sets the variants (parsed `variants`) and builds the controls. */
-  setVariants(variants) {
+  /**
+   * Sets the variants (parsed `variants`) and what each preset sets (`presets`: variant name ->
+   * preset name -> {option: value}, as the engine played them) and builds the controls.
+   */
+  setVariants(variants, presets = {}) {
     this.variants = variants;
+    this.presets = presets;
     this.variantSel.replaceChildren(
       ...variants.map((v) => {
         const o = document.createElement('option');
         o.value = v.name;
-        o.textContent = v.name;
+        o.textContent = tOr(`variant.${v.name}`, v.name);
         return o;
       }),
     );
@@ -73,13 +83,13 @@ export class NewGameDialog {
       row.className = 'form-row seat';
       const label = document.createElement('label');
       label.htmlFor = `seat-${i}`;
-      label.textContent = `Seat ${i}`;
+      label.textContent = t('dialog.seat', { n: i });
       const sel = document.createElement('select');
       sel.id = `seat-${i}`;
       for (const k of SEAT_KINDS) {
         const o = document.createElement('option');
         o.value = k;
-        o.textContent = k;
+        o.textContent = t(`kind.${k}`);
         sel.appendChild(o);
       }
       sel.value = this.seatChoice[i - 1];
@@ -90,10 +100,11 @@ export class NewGameDialog {
       time.max = '600000';
       time.step = '10';
       time.value = String(this.seatTime[i - 1]);
-      time.title = 'the engine\'s time per move, ms';
+      time.setAttribute('aria-label', t('dialog.timeLabel', { n: i }));
       const unit = document.createElement('span');
       unit.className = 'unit';
-      unit.textContent = 'ms per move';
+      unit.textContent = t('dialog.msPerMove');
+      unit.setAttribute('aria-hidden', 'true');
       const sync = () => {
         const engine = sel.value === 'engine';
         time.disabled = !engine;
@@ -121,17 +132,17 @@ export class NewGameDialog {
     this.rulesBox.replaceChildren();
     for (const rule of v.rules) {
       const row = document.createElement('div');
-      row.className = 'form-row';
+      row.className = 'form-row rule-row';
       const label = document.createElement('label');
       label.htmlFor = `rule-${rule.name}`;
-      label.textContent = rule.name.replace(/_/g, ' ');
+      label.textContent = tOr(`rule.${rule.name}`, rule.name);
       let control;
       if (rule.kind === 'choice') {
         control = document.createElement('select');
         for (const c of rule.spec.split(',')) {
           const o = document.createElement('option');
           o.value = c;
-          o.textContent = c;
+          o.textContent = tOr(`rule.${rule.name}.${c}`, c);
           control.appendChild(o);
         }
       } else if (rule.kind === 'range' || rule.kind === 'odd') {
@@ -144,17 +155,64 @@ export class NewGameDialog {
       } else {
         control = document.createElement('input');
         control.type = 'text';
-        control.title = `1 to 64 numbers joined by commas, each ${rule.spec}`;
+        control.title = t('dialog.listFormat', { range: rule.spec });
       }
       control.id = `rule-${rule.name}`;
       control.dataset.rule = rule.name;
       control.value = rule.def;
-      const note = document.createElement('span');
-      note.className = 'unit';
-      if (rule.players) note.textContent = `with ${rule.players.join(' or ')} players`;
-      row.append(label, control, note);
-      this.rulesBox.appendChild(row);
+      if (rule.name === PRESET) control.addEventListener('change', () => this.presetChanged());
+      else control.addEventListener('change', () => this.markPreset());
+      const help = document.createElement('p');
+      help.className = 'help-line';
+      help.id = `rule-help-${rule.name}`;
+      const words = [tOr(`rule.${rule.name}.help`, '')];
+      if (rule.players) words.push(t('dialog.onlyPlayers', { list: rule.players.join(', ') }));
+      help.textContent = words.filter(Boolean).join(' ');
+      control.setAttribute('aria-describedby', help.id);
+      row.append(label, control);
+      this.rulesBox.append(row, help);
     }
+  }
+
+  /** Sets the fields a preset sets to what the engine said the preset means. */
+  presetChanged() {
+    const v = this.variant();
+    const control = this.dialog.querySelector(`#rule-${PRESET}`);
+    const meaning = control && (this.presets[v.name] || {})[control.value];
+    if (!meaning) return;
+    for (const [name, value] of Object.entries(meaning)) {
+      const field = this.dialog.querySelector(`#rule-${name}`);
+      if (field && !field.disabled) field.value = value;
+    }
+    this.markPreset();
+  }
+
+  /** Says when the fields no longer are the chosen preset (they are what is played). */
+  markPreset() {
+    const v = this.variant();
+    const control = this.dialog.querySelector(`#rule-${PRESET}`);
+    const meaning = control && (this.presets[v.name] || {})[control.value];
+    const note = this.dialog.querySelector('#preset-note');
+    note.hidden = !meaning || Object.entries(meaning).every(([name, value]) => {
+      const field = this.dialog.querySelector(`#rule-${name}`);
+      return !field || field.value === value;
+    });
+  }
+
+  /** Rebuilds the words of the dialog in the current language, keeping what is chosen. */
+  relabel() {
+    const chosen = [...this.dialog.querySelectorAll('select, input')].map((c) => [c.id, c.value]);
+    this.readSeats();
+    const variant = this.variantSel.value;
+    this.setVariants(this.variants, this.presets);
+    this.variantSel.value = variant;
+    this.variantChanged();
+    for (const [id, value] of chosen) {
+      const c = id && this.dialog.querySelector(`#${id}`);
+      if (c && c.value !== value && id !== 'variant') c.value = value;
+    }
+    this.buildSeats();
+    this.markPreset();
   }
 
   /** The default of a rule for the chosen number of players. */
@@ -186,14 +244,26 @@ export class NewGameDialog {
       const control = this.dialog.querySelector(`#rule-${rule.name}`);
       if (!control || control.disabled) continue;
       const value = control.value.trim().replace(/\s+/g, '');
-      // Only options changed from their default are sent, so that a preset (`rules=`) is not
-      // overridden by the defaults of its single options.
-      if (value !== '' && value !== this.ruleDefault(rule)) rules.push(`${rule.name}=${value}`);
+      // Every field is sent, a value equal to a default too: the fields are what is played (the
+      // preset `rules=` comes first and the single options override it, PROTOCOL.md `newgame`).
+      if (value === '') continue;
+      if (rule.name === PRESET) rules.unshift(`${rule.name}=${value}`);
+      else rules.push(`${rule.name}=${value}`);
     }
     const seats = [];
     for (let i = 0; i < players; i++) seats.push({ kind: this.seatChoice[i], movetime: this.seatTime[i] });
     const seed = this.seedInput.value.trim();
     return { variant: v.name, players, rules, seats, seed };
+  }
+
+  /** Shows the seats of a loaded game in the dialog, for the next new game. */
+  setSeats(seats) {
+    seats.forEach((s, i) => {
+      this.seatChoice[i] = s.kind;
+      this.seatTime[i] = s.movetime;
+    });
+    this.seatsBox.replaceChildren();
+    this.buildSeats();
   }
 
   start() {

@@ -19,14 +19,13 @@ export class ConnectionClosed extends Error {
   }
 }
 
-/** Close codes of the bridge (tools/src/web/session.rs). */
-export const CLOSE = {
-  4001: 'engine exited',
-  4002: 'too many engines',
-  4003: 'line too long',
-  4004: 'engine not started',
-  4005: 'engine line too long',
-};
+/**
+ * The bridge's own close codes (tools/src/web/session.rs): 4001 the engine exited, 4002 too many
+ * engines, 4003 a line of the page too long, 4004 the engine not started, 4005 an engine line too
+ * long, 4006 the engine stopped after an idle time, 4007 too many commands a second. The page
+ * says each in words from the catalogue (`close.<code>`).
+ */
+export const CLOSE_CODES = [4001, 4002, 4003, 4004, 4005, 4006, 4007];
 
 export class EngineClient extends EventTarget {
   constructor(url) {
@@ -52,10 +51,11 @@ export class EngineClient extends EventTarget {
       socket.addEventListener('message', (ev) => this.onLine(String(ev.data)));
       socket.addEventListener('close', (ev) => {
         this.closed = true;
-        const reason = ev.reason || (opened ? 'the connection to the engine was lost' : 'cannot reach the board server');
+        // The bridge's reason, if it gave one; the page says the rest in words of its own.
+        const reason = ev.reason || '';
         for (const p of this.pending.values()) p.reject(new ConnectionClosed(reason));
         this.pending.clear();
-        this.dispatchEvent(new CustomEvent('close', { detail: { code: ev.code, reason } }));
+        this.dispatchEvent(new CustomEvent('close', { detail: { code: ev.code, reason, opened } }));
         if (!opened) reject(new ConnectionClosed(reason));
       });
     });

@@ -1,48 +1,76 @@
 // The sheets view: every player's (or team's) sheet from the `score` payload, with the hands from
 // the position line and the seat to move from `status`.
 
+import { t } from './i18n.js';
+import { seatName } from './words.js';
+
 /**
  * @param root the container
  * @param score parsed `score`
  * @param opts {boxes: the sums the three boxes record (`variants`), tomove, seats: [{kind}],
- *   hands: [[values]]}
+ *   hands: [[values]], hidden(n): whether seat n's hand is face down}
  */
 export function renderSheets(root, score, opts) {
   root.replaceChildren();
   const names = opts.boxes;
   for (const sheet of score.sheets) {
-    const card = document.createElement('div');
+    const card = document.createElement('section');
     card.className = 'panel sheet';
     const isMover = sheet.seats.includes(opts.tomove);
     if (isMover) card.classList.add('to-move');
     card.dataset.sheet = `${sheet.kind}-${sheet.n}`;
 
-    const head = document.createElement('div');
+    const head = document.createElement('h2');
     head.className = 'sheet-head';
     const who = document.createElement('span');
     who.className = 'who';
-    const seat = sheet.kind === 'player' ? opts.seats[sheet.n - 1] : null;
-    const label =
-      sheet.kind === 'team' ? `Team ${sheet.n} (players ${sheet.seats.join(' + ')})` : `Player ${sheet.n}`;
-    who.textContent = seat ? `${label} · ${seat.kind === 'engine' ? 'engine' : 'human'}` : label;
-    if (isMover) who.textContent += ' ▶';
+    who.textContent =
+      sheet.kind === 'team'
+        ? t('sheet.team', { n: sheet.n, seats: sheet.seats.join(' + ') })
+        : seatName(sheet.n, opts.seats);
+    if (isMover) who.textContent += ` · ${t('sheet.toMove')}`;
     const total = document.createElement('span');
     total.className = 'total';
     total.dataset.total = String(sheet.n);
     total.textContent = String(sheet.total);
+    total.setAttribute('aria-label', t('sheet.total', { n: sheet.total }));
     head.append(who, total);
     card.appendChild(head);
 
     const hand = document.createElement('div');
     hand.className = 'sheet-hand';
-    const values = sheet.kind === 'player' && opts.hands[sheet.n - 1] ? opts.hands[sheet.n - 1] : sheet.hand;
-    hand.textContent = `hand ${values.length ? values.join(' ') : '–'}`;
+    const own = sheet.kind === 'player' && opts.hands[sheet.n - 1];
+    const values = own ? opts.hands[sheet.n - 1] : sheet.hand;
+    const label = document.createElement('span');
+    label.textContent = `${t('sheet.hand')}: `;
+    hand.appendChild(label);
+    if (!values.length) {
+      hand.appendChild(document.createTextNode('–'));
+    } else if (own && opts.hidden(sheet.n)) {
+      const down = document.createElement('span');
+      down.className = 'face-down-row';
+      down.setAttribute('role', 'img');
+      down.setAttribute('aria-label', t('hand.faceDown', { n: values.length }));
+      for (let i = 0; i < values.length; i++) {
+        const tile = document.createElement('span');
+        tile.className = 'tile mini face-down';
+        down.appendChild(tile);
+      }
+      hand.appendChild(down);
+    } else {
+      hand.appendChild(document.createTextNode(values.join(' ')));
+    }
     card.appendChild(hand);
 
     const table = document.createElement('table');
+    const caption = document.createElement('caption');
+    caption.className = 'sr-only';
+    caption.textContent = t('sheet.caption');
+    table.appendChild(caption);
     const thead = document.createElement('tr');
-    for (const h of ['row', 'mark', ...names, 'points']) {
+    for (const h of [t('sheet.row'), t('sheet.mark'), ...names, t('sheet.points')]) {
       const th = document.createElement('th');
+      th.scope = 'col';
       th.textContent = h;
       thead.appendChild(th);
     }
@@ -63,7 +91,7 @@ export function renderSheets(root, score, opts) {
       const td = document.createElement('td');
       td.colSpan = 6;
       td.className = 'empty';
-      td.textContent = 'empty sheet';
+      td.textContent = t('sheet.empty');
       tr.appendChild(td);
       table.appendChild(tr);
     }
