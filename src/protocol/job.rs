@@ -1,5 +1,7 @@
-//! The long-running commands, `go`, `bench`, `perft` and `legal`: a job owns a copy of the position and runs on a
-//! search thread, reporting `info` lines through a callback and checking a stop flag.
+//! The long-running commands, `go`, `bench`, `perft`, `legal` and `next`, and the lane each runs on:
+//! a job owns a copy of the position and runs off the engine loop, reporting `info` lines through a
+//! callback and checking a stop flag. It knows neither the engine that made it nor the session that
+//! schedules it.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -12,9 +14,17 @@ use crate::search::{self, Info, Limits};
 use super::command::Id;
 use super::options::EngineOptions;
 use super::response::{ErrorCode, Failure, Payload, Response};
-use super::session::Lane;
 
-/// A `go` or `bench` to run off the engine loop.
+/// Where a job runs: at most one job per lane.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Lane {
+    /// `go`.
+    Search,
+    /// `legal`, `legal count`, `next`, `perft`, `bench`.
+    Work,
+}
+
+/// A long-running command to run off the engine loop.
 #[derive(Debug)]
 pub struct Job {
     id: Option<Id>,
@@ -86,7 +96,7 @@ impl Job {
             JobKind::Legal { position, count } => Ok(legal(&position, count, stop)),
             JobKind::Next { position, partial } => match position.extensions(&partial, stop) {
                 Ok(extensions) => Ok(Payload::Extensions(extensions)),
-                Err(e) => Err(super::engine::move_failure(e)),
+                Err(e) => Err(Failure::from(e)),
             },
             JobKind::Perft { position, depth } => {
                 let count = crate::rules::perft_until(&position, depth, stop);

@@ -21,18 +21,9 @@ use crate::search::Info;
 use super::command::{Command, Id};
 use super::engine::{Effect, Engine};
 use super::input::RawLine;
-use super::job::Job;
+use super::job::{Job, Lane};
 use super::parse::{parse_line, Line, ParseError};
 use super::response::{ErrorCode, Failure, InfoLine, Response};
-
-/// Where a job runs: at most one job per lane.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Lane {
-    /// `go`.
-    Search,
-    /// `legal`, `legal count`, `next`, `perft`, `bench`.
-    Work,
-}
 
 /// What the session is told.
 #[derive(Debug)]
