@@ -102,6 +102,10 @@ impl Drop for Engine {
     }
 }
 
+/// `position` with a classic hand of 13 kept tiles on a crowded board: its moves run into the
+/// billions, so a `legal count`, `legal`, `next` or `perft` on it runs until stopped.
+const HUGE_HAND: &str = "position variant=classic players=2 turn=69 tomove=1 phase=place board=6@b2,1@c2,6@c3,6@d3,1@f3,6@d4,3@e4,1@f4,2@g4,3@a5,2@b5,5@c5,5@e5,4@f5,3@g5,5@a6,4@b6,1@d6,4@e6,6@f6,1@g6,1@a7,5@b7,2@c7,4@d7,1@g7,6@h7,5@i7,6@c8,2@d8,2@f8,1@g8,5@h8,4@i8,3@a9,3@b9,4@c9,2@d9,4@g9,1@h9,2@i9,3@j9,2@k9,4@a10,6@b10,3@d10,5@f10,1@j10,4@k10,6@l10,4@a11,3@b11,5@c11,4@e11,1@f11,1@g11,3@h11,4@k11,5@l11,3@m11,6@c12,6@e12,2@g12,1@h12,2@i12,2@j12,2@k12,6@m12,6@n12,6@b13,1@c13,3@d13,1@e13,6@g13,2@h13,4@i13,3@l13,3@m13,5@n13,3@b14,1@e14,1@f14,3@g14,1@h14,5@i14,6@k14,5@l14,3@f15,3@j15,5@k15 bag=2,1,0,2,0,0 hands=1223444555566/2222334455566 sheets=none;none\n";
+
 /// Sets up a classic game with a hand, so a `go` has a move to find.
 fn ready_to_move(engine: &mut Engine) {
     engine.send(b"newgame seed 7\ndraw 1 2 3\n");
@@ -238,13 +242,11 @@ fn flags_version_help_and_option() {
 
 #[test]
 fn a_deep_perft_or_a_huge_legal_count_stops_at_once_and_isready_answers_meanwhile() {
-    // A classic hand of 13 kept tiles on a crowded board: its moves run into the billions.
-    let big = "position variant=classic players=2 turn=69 tomove=1 phase=place board=6@b2,1@c2,6@c3,6@d3,1@f3,6@d4,3@e4,1@f4,2@g4,3@a5,2@b5,5@c5,5@e5,4@f5,3@g5,5@a6,4@b6,1@d6,4@e6,6@f6,1@g6,1@a7,5@b7,2@c7,4@d7,1@g7,6@h7,5@i7,6@c8,2@d8,2@f8,1@g8,5@h8,4@i8,3@a9,3@b9,4@c9,2@d9,4@g9,1@h9,2@i9,3@j9,2@k9,4@a10,6@b10,3@d10,5@f10,1@j10,4@k10,6@l10,4@a11,3@b11,5@c11,4@e11,1@f11,1@g11,3@h11,4@k11,5@l11,3@m11,6@c12,6@e12,2@g12,1@h12,2@i12,2@j12,2@k12,6@m12,6@n12,6@b13,1@c13,3@d13,1@e13,6@g13,2@h13,4@i13,3@l13,3@m13,5@n13,3@b14,1@e14,1@f14,3@g14,1@h14,5@i14,6@k14,5@l14,3@f15,3@j15,5@k15 bag=2,1,0,2,0,0 hands=1223444555566/2222334455566 sheets=none;none\n";
     for (job, ends) in
         [("perft 9", " stopped"), ("legal count", " stopped"), ("legal", "stopped"), ("next", "stopped")]
     {
         let mut engine = Engine::spawn(&[]);
-        engine.send(big.as_bytes());
+        engine.send(HUGE_HAND.as_bytes());
         assert_eq!(engine.response(PATIENCE), vec!["=", ""]);
         let sent = Instant::now();
         engine.send(format!("1 {job}\n2 isready\n").as_bytes());
@@ -621,4 +623,146 @@ fn go_searchmoves_searches_only_those_moves_and_a_clock_is_kept() {
     let best = ask(&mut engine, "4 go time 1500");
     assert!(best[0].starts_with("=4 bestmove "), "{best:?}");
     assert!(sent.elapsed() < Duration::from_millis(1500), "the clock ran out: {:?}", sent.elapsed());
+}
+
+/// `VmRSS` of a process, in KiB.
+fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("/proc/<pid>/status");
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).expect("a VmRSS line");
+    line.split_whitespace().nth(1).and_then(|n| n.parse().ok()).expect("VmRSS in kB")
+}
+
+#[test]
+fn lines_piped_behind_a_long_job_are_not_stored() {
+    // While a job ran on the work lane the session held every line that came, without bound:
+    // `legal count` on a huge hand, then 1,500 lines of 60 kB, grew the engine from 4 to 98 MB.
+    let mut engine = Engine::spawn(&[]);
+    let pid = engine.child.id();
+    engine.send(HUGE_HAND.as_bytes());
+    assert_eq!(engine.response(PATIENCE), vec!["=", ""]);
+    engine.send(b"1 legal count\n");
+    let before = rss_kib(pid);
+    let mut stdin = engine.stdin.take().expect("stdin open");
+    const LINES: usize = 1500;
+    let mut line = b"known_command ".to_vec();
+    line.resize(60_000, b'x');
+    line.push(b'\n');
+    let (sent, written) = mpsc::channel();
+    let writer = thread::spawn(move || {
+        for _ in 0..LINES {
+            if stdin.write_all(&line).is_err() {
+                return;
+            }
+            let _ = sent.send(());
+        }
+    });
+    // The job answers nothing until stopped, so the engine must stop reading, and the writer block.
+    let mut count = 0;
+    while written.recv_timeout(Duration::from_millis(500)).is_ok() {
+        count += 1;
+    }
+    let rss = rss_kib(pid);
+    // At most 64 lines of 60 kB read ahead, and one in the pipe: about 4 MB.
+    assert!(
+        count < 100 && rss < before + 8 * 1024,
+        "{count} lines of 60 kB taken in while a job held them; RSS {before} KiB before, {rss} KiB after"
+    );
+    drop(engine);
+    let _ = writer.join();
+}
+
+#[test]
+fn isready_stop_and_quit_overtake_the_lines_that_wait_for_a_job() {
+    for last in ["quit", "stop"] {
+        let mut engine = Engine::spawn(&[]);
+        engine.send(HUGE_HAND.as_bytes());
+        assert_eq!(engine.response(PATIENCE), vec!["=", ""]);
+        let mut input = "1 legal count\n".to_owned();
+        for k in 0..40 {
+            input.push_str(&format!("{} known_command x\n", 10 + k));
+        }
+        input.push_str(&format!("2 isready\n3 {last}\n"));
+        let sent = Instant::now();
+        engine.send(input.as_bytes());
+        assert_eq!(engine.response(PATIENCE), vec!["=2 readyok", ""], "{last}");
+        let first = engine.response(PATIENCE);
+        let counted = if last == "stop" {
+            assert_eq!(first, vec!["=3", ""]);
+            engine.response(PATIENCE)
+        } else {
+            first
+        };
+        assert!(sent.elapsed() < Duration::from_secs(1), "{last} took {:?}", sent.elapsed());
+        assert!(counted[0].starts_with("=1 ") && counted[0].ends_with(" stopped"), "{counted:?}");
+        if last == "stop" {
+            for k in 0..40 {
+                assert_eq!(engine.response(PATIENCE), vec![format!("={} false", 10 + k), String::new()]);
+            }
+        } else {
+            assert_eq!(
+                engine.response(PATIENCE),
+                vec!["=3", ""],
+                "quit answers after the job, the lines dropped"
+            );
+        }
+        engine.close_input();
+        assert_eq!(engine.wait_exit(PATIENCE), 0);
+    }
+}
+
+#[test]
+fn an_engine_whose_client_is_gone_ends_within_a_second_whatever_runs() {
+    // A client killed while its engine ran a long job left the engine running until killed by
+    // hand: nothing more came on stdin, and nobody read stdout, but the job never wrote.
+    for job in ["legal count", "legal", "next", "perft 9", "go infinite", "bench"] {
+        for stdin_too in [true, false] {
+            let mut child = common::spawn_engine(&[], Stdio::null());
+            let mut stdin = child.stdin.take().expect("piped stdin");
+            let mut stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+            stdin.write_all(format!("{HUGE_HAND}1 {job}\n").as_bytes()).expect("write");
+            stdin.flush().expect("flush");
+            let mut first = String::new();
+            stdout.read_line(&mut first).expect("read");
+            assert_eq!(first, "=\n");
+            thread::sleep(Duration::from_millis(50));
+            let gone = Instant::now();
+            drop(stdout);
+            let stdin = if stdin_too {
+                drop(stdin);
+                None
+            } else {
+                Some(stdin)
+            };
+            let status = loop {
+                if let Some(status) = child.try_wait().expect("wait") {
+                    break Some(status);
+                }
+                if gone.elapsed() > Duration::from_secs(1) {
+                    break None;
+                }
+                thread::sleep(Duration::from_millis(5));
+            };
+            let _ = child.kill();
+            let _ = child.wait();
+            drop(stdin);
+            let status = status.unwrap_or_else(|| {
+                panic!("{job}: the engine still ran 1 s after its client went (stdin closed: {stdin_too})")
+            });
+            assert_eq!(status.code(), Some(0), "{job}");
+        }
+    }
+}
+
+#[test]
+fn end_of_input_with_a_reader_lets_a_job_finish_and_answers_every_line() {
+    // Closing stdin while reading stdout is how a script pipes its commands: every line read is
+    // answered, a job included, before the exit.
+    let mut engine = Engine::spawn(&[]);
+    ready_to_move(&mut engine);
+    engine.send(b"1 perft 1\n2 legal count\n3 name\n");
+    engine.close_input();
+    assert_eq!(engine.response(PATIENCE), vec!["=1 60", ""]);
+    assert_eq!(engine.response(PATIENCE), vec!["=2 60", ""]);
+    assert_eq!(engine.response(PATIENCE), vec!["=3 zatre", ""]);
+    assert_eq!(engine.wait_exit(PATIENCE), 0);
 }

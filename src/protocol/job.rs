@@ -24,6 +24,9 @@ pub enum Lane {
     Work,
 }
 
+/// The most tiles of a hand whose `legal` and `next` are short jobs ([`Job::is_small`]).
+pub const SMALL_HAND: usize = 2;
+
 /// A long-running command to run off the engine loop.
 #[derive(Debug)]
 pub struct Job {
@@ -79,6 +82,19 @@ impl Job {
             JobKind::Bench | JobKind::Perft { .. } | JobKind::Legal { .. } | JobKind::Next { .. } => {
                 Lane::Work
             }
+        }
+    }
+
+    /// Whether the job is known to be short: a `legal`, `legal count` or `next` for a hand of at
+    /// most [`SMALL_HAND`] tiles, whose moves number in the hundreds on any board and are listed in
+    /// well under a millisecond. A driver may run such a job in its own loop rather than off it:
+    /// `stop` and `isready` wait for it no longer than for any other line.
+    pub fn is_small(&self) -> bool {
+        match &self.kind {
+            JobKind::Legal { position, .. } | JobKind::Next { position, .. } => {
+                position.hand_to_move().len() <= SMALL_HAND
+            }
+            JobKind::Go { .. } | JobKind::Bench | JobKind::Perft { .. } => false,
         }
     }
 

@@ -105,6 +105,12 @@ impl Session {
         matches!(self.state, State::Quitting(_))
     }
 
+    /// How many input lines wait for a running job. The driver reads no further ahead than it
+    /// wants: lines taken by the session are answered, dropped, or counted here.
+    pub fn waiting(&self) -> usize {
+        self.held.len()
+    }
+
     /// Whether a job runs on any lane.
     pub fn is_running(&self) -> bool {
         self.search.is_some() || self.work.is_some()

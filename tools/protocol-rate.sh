@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# How many short commands a second the engine answers through a pipe: N pairs `position <line>` /
+# `legal count` on positions whose hand holds two tiles, piped into the release binary, output to
+# /dev/null. Prints, per run, the time and the rate of `legal count` commands (a pair is one
+# `legal count`), then the median over the runs.
+#
+#   tools/protocol-rate.sh                  N=100000 RUNS=5, engine target/release/zatre
+#   N=20000 RUNS=3 ENGINE=/tmp/old/zatre tools/protocol-rate.sh
+#
+# The input is kept in $INPUT (default /tmp/zatre-protocol-rate-<N>.txt), so that another engine
+# can be timed on the same lines. Build first: cargo build --release.
+set -euo pipefail
+root=$(git rev-parse --show-toplevel)
+n=${N:-100000}
+runs=${RUNS:-5}
+engine=${ENGINE:-$root/target/release/zatre}
+input=${INPUT:-/tmp/zatre-protocol-rate-$n.txt}
+
+# Two-tile hands of seeded openings, as position lines the engine prints itself.
+openings=(
+  "+123 1@h8,2@h9,3@h10 +45"
+  "+123 1@h8,2@h9,3@h10 +45 4@i10,5@i11 +16"
+  "+256 2@h8,5@h9,6@h10 +13"
+  "+344 3@h8,4@i8,4@j8 +26"
+  "+111 1@h8,1@h9,1@h10 +66"
+  "+456 4@h8,5@h9,6@i9 +12"
+)
+lines=$(for o in "${openings[@]}"; do printf 'position startpos moves %s\nposition\n' "$o"; done \
+  | "$engine" | sed -n 's/^= variant=/variant=/p')
+count=$(printf '%s\n' "$lines" | wc -l)
+[ "$count" -eq ${#openings[@]} ] || { echo "expected ${#openings[@]} position lines, got $count" >&2; exit 1; }
+printf '%s\n' "$lines" | awk -v n="$n" '{ p[NR] = $0 } END { for (i = 0; i < n; i++) printf "position %s\nlegal count\n", p[i % NR + 1] }' > "$input"
+
+times=()
+for run in $(seq 1 "$runs"); do
+  start=$(date +%s.%N)
+  "$engine" < "$input" > /dev/null
+  end=$(date +%s.%N)
+  t=$(echo "$end - $start" | bc -l)
+  times+=("$t")
+  printf 'run %d: %.3f s, %.0f legal count/s\n' "$run" "$t" "$(echo "$n / $t" | bc -l)"
+done
+median=$(printf '%s\n' "${times[@]}" | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')
+printf 'median of %d runs: %.3f s for %d pairs: %.0f legal count/s (%.0f lines/s)\n' \
+  "$runs" "$median" "$n" "$(echo "$n / $median" | bc -l)" "$(echo "2 * $n / $median" | bc -l)"
