@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 use std::io::{self, IsTerminal, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::process::{self, ExitCode};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError, SendError, Sender, SyncSender};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread;
@@ -91,28 +91,42 @@ fn main() -> ExitCode {
     }
 }
 
-/// The count of lines read ahead: read by the reader, not yet taken by the session.
+/// The count of lines read ahead: read by the reader, not yet taken by the session. A reader that
+/// met the bound sleeps until half of it is free, so that a client piping faster than the engine
+/// answers costs a wake-up per [`READ_AHEAD`]` / 2` lines, not one per line.
 #[derive(Default)]
 struct ReadAhead {
-    lines: Mutex<usize>,
+    lines: AtomicUsize,
+    /// Whether the reader sleeps.
+    asleep: Mutex<bool>,
     room: Condvar,
 }
 
 impl ReadAhead {
-    /// Waits until fewer than [`READ_AHEAD`] lines wait, then counts one more.
+    /// Waits while [`READ_AHEAD`] lines wait (then until half of them are taken), then counts one
+    /// more.
     fn reserve(&self) {
-        let mut lines = self.lines.lock().unwrap_or_else(PoisonError::into_inner);
-        while *lines >= READ_AHEAD {
-            lines = self.room.wait(lines).unwrap_or_else(PoisonError::into_inner);
+        if self.lines.load(Ordering::Acquire) >= READ_AHEAD {
+            let mut asleep = self.asleep.lock().unwrap_or_else(PoisonError::into_inner);
+            *asleep = true;
+            while self.lines.load(Ordering::Acquire) > READ_AHEAD / 2 {
+                asleep = self.room.wait(asleep).unwrap_or_else(PoisonError::into_inner);
+            }
+            *asleep = false;
         }
-        *lines += 1;
+        self.lines.fetch_add(1, Ordering::AcqRel);
     }
 
     /// `taken` lines have been taken by the session: answered, dropped or started as jobs.
     fn release(&self, taken: usize) {
-        if taken > 0 {
-            let mut lines = self.lines.lock().unwrap_or_else(PoisonError::into_inner);
-            *lines = lines.saturating_sub(taken);
+        if taken == 0 {
+            return;
+        }
+        let before = self.lines.fetch_sub(taken, Ordering::AcqRel);
+        // The reader checks the count and goes to sleep holding the lock, so it cannot miss this.
+        if before.saturating_sub(taken) <= READ_AHEAD / 2
+            && *self.asleep.lock().unwrap_or_else(PoisonError::into_inner)
+        {
             self.room.notify_one();
         }
     }

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# How many short commands a second the engine answers through a pipe: N pairs `position <line>` /
-# `legal count` on positions whose hand holds two tiles, piped into the release binary, output to
-# /dev/null. Prints, per run, the time and the rate of `legal count` commands (a pair is one
-# `legal count`), then the median over the runs.
+# How many short commands a second the engine answers through a pipe: N `legal count` on positions
+# whose hand holds two tiles, piped into the release binary, output to /dev/null. MODE=pairs (the
+# default) sends a `position <line>` before each `legal count`, as a shell test of many positions
+# does; MODE=count sends each of the six positions once, then N/6 `legal count`. Prints, per run,
+# the time and the rate of `legal count` commands, then the median over the runs.
 #
-#   tools/protocol-rate.sh                  N=100000 RUNS=5, engine target/release/zatre
-#   N=20000 RUNS=3 ENGINE=/tmp/old/zatre tools/protocol-rate.sh
+#   tools/protocol-rate.sh                  N=100000 RUNS=5 MODE=pairs, engine target/release/zatre
+#   N=20000 RUNS=3 MODE=count ENGINE=/tmp/old/zatre tools/protocol-rate.sh
 #
 # The input is kept in $INPUT (default /tmp/zatre-protocol-rate-<N>.txt), so that another engine
 # can be timed on the same lines. Build first: cargo build --release.
@@ -14,7 +15,8 @@ root=$(git rev-parse --show-toplevel)
 n=${N:-100000}
 runs=${RUNS:-5}
 engine=${ENGINE:-$root/target/release/zatre}
-input=${INPUT:-/tmp/zatre-protocol-rate-$n.txt}
+mode=${MODE:-pairs}
+input=${INPUT:-/tmp/zatre-protocol-rate-$mode-$n.txt}
 
 # Two-tile hands of seeded openings, as position lines the engine prints itself.
 openings=(
@@ -29,7 +31,13 @@ lines=$(for o in "${openings[@]}"; do printf 'position startpos moves %s\npositi
   | "$engine" | sed -n 's/^= variant=/variant=/p')
 count=$(printf '%s\n' "$lines" | wc -l)
 [ "$count" -eq ${#openings[@]} ] || { echo "expected ${#openings[@]} position lines, got $count" >&2; exit 1; }
-printf '%s\n' "$lines" | awk -v n="$n" '{ p[NR] = $0 } END { for (i = 0; i < n; i++) printf "position %s\nlegal count\n", p[i % NR + 1] }' > "$input"
+case $mode in
+  pairs) printf '%s\n' "$lines" | awk -v n="$n" '{ p[NR] = $0 }
+           END { for (i = 0; i < n; i++) printf "position %s\nlegal count\n", p[i % NR + 1] }' > "$input" ;;
+  count) printf '%s\n' "$lines" | awk -v n="$n" '{ p[NR] = $0 }
+           END { for (k = 1; k <= NR; k++) { printf "position %s\n", p[k]; for (i = 0; i < n / NR; i++) print "legal count" } }' > "$input" ;;
+  *) echo "MODE is pairs or count, not $mode" >&2; exit 1 ;;
+esac
 
 times=()
 for run in $(seq 1 "$runs"); do
@@ -41,5 +49,5 @@ for run in $(seq 1 "$runs"); do
   printf 'run %d: %.3f s, %.0f legal count/s\n' "$run" "$t" "$(echo "$n / $t" | bc -l)"
 done
 median=$(printf '%s\n' "${times[@]}" | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')
-printf 'median of %d runs: %.3f s for %d pairs: %.0f legal count/s (%.0f lines/s)\n' \
-  "$runs" "$median" "$n" "$(echo "$n / $median" | bc -l)" "$(echo "2 * $n / $median" | bc -l)"
+printf 'median of %d runs (%s): %.3f s for %d legal count: %.0f legal count/s\n' \
+  "$runs" "$mode" "$median" "$n" "$(echo "$n / $median" | bc -l)"
