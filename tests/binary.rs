@@ -719,7 +719,10 @@ fn an_engine_whose_client_is_gone_ends_within_a_second_whatever_runs() {
             let mut child = common::spawn_engine(&[], Stdio::null());
             let mut stdin = child.stdin.take().expect("piped stdin");
             let mut stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
-            stdin.write_all(format!("{HUGE_HAND}1 {job}\n").as_bytes()).expect("write");
+            // 100 lines wait behind the job: more than the engine reads ahead.
+            stdin
+                .write_all(format!("{HUGE_HAND}1 {job}\n{}", "name\n".repeat(100)).as_bytes())
+                .expect("write");
             stdin.flush().expect("flush");
             let mut first = String::new();
             stdout.read_line(&mut first).expect("read");
@@ -764,5 +767,43 @@ fn end_of_input_with_a_reader_lets_a_job_finish_and_answers_every_line() {
     assert_eq!(engine.response(PATIENCE), vec!["=1 60", ""]);
     assert_eq!(engine.response(PATIENCE), vec!["=2 60", ""]);
     assert_eq!(engine.response(PATIENCE), vec!["=3 zatre", ""]);
+    assert_eq!(engine.wait_exit(PATIENCE), 0);
+}
+
+#[test]
+fn short_jobs_answered_in_the_loop_keep_their_order_with_the_others() {
+    // A `legal`, `legal count` or `next` on a hand of two tiles runs in the engine's loop; a
+    // `perft` or a bigger hand on the work lane's thread. The answers come in the order of the
+    // lines, whichever way each ran.
+    let mut engine = Engine::spawn(&[]);
+    engine.send(b"position startpos moves +123 1@h8,2@h9,3@h10 +45\n");
+    assert_eq!(engine.response(PATIENCE), vec!["=", ""]);
+    let mut input = String::new();
+    for round in 0..20 {
+        let k = 10 * round;
+        input.push_str(&format!(
+            "{k} legal count\n{} next 4@h7\n{} perft 1\n{} legal count\n{} name\n",
+            k + 1,
+            k + 2,
+            k + 3,
+            k + 4
+        ));
+    }
+    engine.send(input.as_bytes());
+    for round in 0..20 {
+        let k = 10 * round;
+        assert_eq!(engine.response(PATIENCE), vec![format!("={k} 50"), String::new()]);
+        assert_eq!(
+            engine.response(PATIENCE)[..2],
+            [format!("={} complete no", k + 1), "next 5@g8,5@i8,5@g10,5@i10".to_owned()]
+        );
+        assert_eq!(engine.response(PATIENCE), vec![format!("={} 50", k + 2), String::new()]);
+        assert_eq!(engine.response(PATIENCE), vec![format!("={} 50", k + 3), String::new()]);
+        assert_eq!(engine.response(PATIENCE), vec![format!("={} zatre", k + 4), String::new()]);
+    }
+    engine.send(b"1 legal\n");
+    let listed = engine.response(PATIENCE);
+    assert_eq!(listed.len(), 50 + 1, "50 moves and the empty line: {listed:?}");
+    engine.close_input();
     assert_eq!(engine.wait_exit(PATIENCE), 0);
 }
