@@ -14,7 +14,7 @@ mod show;
 pub use command::{Command, GoArgs, Id, NewGameArgs, PositionArgs, RawMove, RawPlacement, Token};
 pub use engine::{Effect, Engine, PROTOCOL_VERSION};
 pub use input::{read_line, RawLine};
-pub use job::{Job, Lane};
+pub use job::{Job, Lane, SMALL_HAND};
 pub use options::{EngineOptions, OptionError};
 pub use parse::{parse_command, parse_line, Line, ParseError, MAX_LINE_BYTES};
 pub use response::{ErrorCode, Failure, InfoLine, Payload, Response};
