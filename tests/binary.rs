@@ -439,29 +439,13 @@ fn input_piped_faster_than_it_is_answered_is_not_stored() {
     // commands faster than it reads the answers grew the engine's memory with the backlog.
     let mut child = common::spawn_engine(&[], Stdio::null());
     let pid = child.id();
-    let mut stdin = child.stdin.take().expect("piped stdin");
+    let stdin = child.stdin.take().expect("piped stdin");
     let stdout = child.stdout.take().expect("piped stdout");
     const LINES: usize = 600;
     const HELPS: usize = 200;
-    let mut line = b"known_command ".to_vec();
-    line.resize(60_000, b'x');
-    line.push(b'\n');
-    let (sent, written) = mpsc::channel();
-    let writer = thread::spawn(move || {
-        // Answers that fill the stdout pipe first, so the engine blocks writing.
-        stdin.write_all(&b"help\n".repeat(HELPS)).expect("write");
-        for _ in 0..LINES {
-            if stdin.write_all(&line).is_err() {
-                break;
-            }
-            let _ = sent.send(());
-        }
-    });
-    // Nobody reads stdout yet: the engine blocks on it, and the writer must block too.
-    let mut count = 0;
-    while written.recv_timeout(Duration::from_millis(500)).is_ok() {
-        count += 1;
-    }
+    // Answers that fill the stdout pipe first, so the engine blocks writing. Nobody reads stdout
+    // yet: the engine blocks on it, and the writer must block too.
+    let (writer, count) = flood(stdin, b"help\n".repeat(HELPS), LINES);
     let peak = common::peak_rss_kib(pid);
     assert!(count < LINES, "all {LINES} lines of 60 kB were taken in while no answer was read");
     assert!(peak < 32 * 1024, "peak RSS {peak} KiB with {count} lines of 60 kB sent");
@@ -625,11 +609,28 @@ fn go_searchmoves_searches_only_those_moves_and_a_clock_is_kept() {
     assert!(sent.elapsed() < Duration::from_millis(1500), "the clock ran out: {:?}", sent.elapsed());
 }
 
-/// `VmRSS` of a process, in KiB.
-fn rss_kib(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("/proc/<pid>/status");
-    let line = status.lines().find(|l| l.starts_with("VmRSS:")).expect("a VmRSS line");
-    line.split_whitespace().nth(1).and_then(|n| n.parse().ok()).expect("VmRSS in kB")
+/// Writes `first`, then up to `lines` lines of 60 kB (`known_command xxx...`) on a thread of its
+/// own; returns the thread and how many of those lines were written before the writer stalled for
+/// half a second.
+fn flood(mut stdin: ChildStdin, first: Vec<u8>, lines: usize) -> (thread::JoinHandle<()>, usize) {
+    let mut line = b"known_command ".to_vec();
+    line.resize(60_000, b'x');
+    line.push(b'\n');
+    let (sent, written) = mpsc::channel();
+    let writer = thread::spawn(move || {
+        stdin.write_all(&first).expect("write");
+        for _ in 0..lines {
+            if stdin.write_all(&line).is_err() {
+                return;
+            }
+            let _ = sent.send(());
+        }
+    });
+    let mut count = 0;
+    while written.recv_timeout(Duration::from_millis(500)).is_ok() {
+        count += 1;
+    }
+    (writer, count)
 }
 
 #[test]
@@ -641,27 +642,11 @@ fn lines_piped_behind_a_long_job_are_not_stored() {
     engine.send(HUGE_HAND.as_bytes());
     assert_eq!(engine.response(PATIENCE), vec!["=", ""]);
     engine.send(b"1 legal count\n");
-    let before = rss_kib(pid);
-    let mut stdin = engine.stdin.take().expect("stdin open");
-    const LINES: usize = 1500;
-    let mut line = b"known_command ".to_vec();
-    line.resize(60_000, b'x');
-    line.push(b'\n');
-    let (sent, written) = mpsc::channel();
-    let writer = thread::spawn(move || {
-        for _ in 0..LINES {
-            if stdin.write_all(&line).is_err() {
-                return;
-            }
-            let _ = sent.send(());
-        }
-    });
+    let before = common::rss_kib(pid);
+    let stdin = engine.stdin.take().expect("stdin open");
     // The job answers nothing until stopped, so the engine must stop reading, and the writer block.
-    let mut count = 0;
-    while written.recv_timeout(Duration::from_millis(500)).is_ok() {
-        count += 1;
-    }
-    let rss = rss_kib(pid);
+    let (writer, count) = flood(stdin, Vec::new(), 1500);
+    let rss = common::rss_kib(pid);
     // At most 64 lines of 60 kB read ahead, and one in the pipe: about 4 MB.
     assert!(
         count < 100 && rss < before + 8 * 1024,
