@@ -213,13 +213,18 @@ impl Workers {
             Lane::Search => &mut self.search,
             Lane::Work => &mut self.work,
         };
-        let worker = slot.get_or_insert_with(|| spawn_worker(lane, self.events.clone()));
-        if let Err(SendError((job, _))) = worker.send((job, stop)) {
-            // The worker catches every panic, so it ends only with the process; should it have
-            // ended, the command still gets its one response.
-            *slot = None;
-            let _ = self.events.send(Event::Done(lane, job_failed(job.id().cloned())));
+        let mut task = (job, stop);
+        if let Some(worker) = slot {
+            match worker.send(task) {
+                Ok(()) => return,
+                Err(SendError(back)) => task = back,
+            }
         }
+        // No worker yet, or it ended (it catches every panic, so only if the loop was gone): a
+        // new one. Its receiver lives in the thread just started, so the send cannot fail.
+        let worker = spawn_worker(lane, self.events.clone());
+        let _ = worker.send(task);
+        *slot = Some(worker);
     }
 }
 
