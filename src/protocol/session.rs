@@ -1,7 +1,9 @@
 //! The session: the engine and the jobs it runs, scheduled as the protocol says. It is the one
 //! scheduler of the protocol: the daemon (`main.rs`) feeds it the lines its reader thread reads and
-//! the reports of its job threads, and does what it answers; the transcript tests drive the same
-//! type with jobs run inline. It touches no stream and starts no thread.
+//! the reports of the jobs it runs (on a worker thread per lane, or in its loop when short), and
+//! does what it answers; the transcript tests drive the same type with jobs run inline. It touches
+//! no stream and starts no thread. It holds the lines that wait for a job ([`Session::waiting`]);
+//! how far ahead to read is the driver's to bound.
 //!
 //! Scheduling (PROTOCOL.md, "Order and jobs"): a job runs on one of two lanes, `go` on the search
 //! lane, `legal`, `next`, `perft` and `bench` on the work lane. `stop`, `quit` and `isready` are
