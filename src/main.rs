@@ -9,7 +9,7 @@ use std::io::{self, IsTerminal, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::process::{self, ExitCode};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError, SendError, Sender, SyncSender};
+use std::sync::mpsc::{self, RecvTimeoutError, SendError, Sender, SyncSender, TryRecvError};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -92,41 +92,51 @@ fn main() -> ExitCode {
 }
 
 /// The count of lines read ahead: read by the reader, not yet taken by the session. A reader that
-/// met the bound sleeps until half of it is free, so that a client piping faster than the engine
-/// answers costs a wake-up per [`READ_AHEAD`]` / 2` lines, not one per line.
+/// met the bound sleeps until half of it is free, or until the loop has nothing to do and there is
+/// room: a client piping faster than the engine answers costs a wake-up per [`READ_AHEAD`]` / 2`
+/// lines, not one per line, and a `stop` behind fewer than [`READ_AHEAD`] waiting lines is still
+/// read while they wait for a job.
 #[derive(Default)]
 struct ReadAhead {
     lines: AtomicUsize,
-    /// Whether the reader sleeps.
+    /// Whether the reader sleeps; only a waker clears it.
     asleep: Mutex<bool>,
     room: Condvar,
 }
 
 impl ReadAhead {
-    /// Waits while [`READ_AHEAD`] lines wait (then until half of them are taken), then counts one
-    /// more.
+    /// Counts one more line, first sleeping while [`READ_AHEAD`] lines wait.
     fn reserve(&self) {
         if self.lines.load(Ordering::Acquire) >= READ_AHEAD {
             let mut asleep = self.asleep.lock().unwrap_or_else(PoisonError::into_inner);
-            *asleep = true;
-            while self.lines.load(Ordering::Acquire) > READ_AHEAD / 2 {
+            // Checked again under the lock, which every waker takes: no wake-up is missed.
+            *asleep = self.lines.load(Ordering::Acquire) >= READ_AHEAD;
+            while *asleep {
                 asleep = self.room.wait(asleep).unwrap_or_else(PoisonError::into_inner);
             }
-            *asleep = false;
         }
         self.lines.fetch_add(1, Ordering::AcqRel);
     }
 
     /// `taken` lines have been taken by the session: answered, dropped or started as jobs.
     fn release(&self, taken: usize) {
-        if taken == 0 {
-            return;
-        }
-        let before = self.lines.fetch_sub(taken, Ordering::AcqRel);
-        // The reader checks the count and goes to sleep holding the lock, so it cannot miss this.
-        if before.saturating_sub(taken) <= READ_AHEAD / 2
-            && *self.asleep.lock().unwrap_or_else(PoisonError::into_inner)
+        if taken > 0 && self.lines.fetch_sub(taken, Ordering::AcqRel).saturating_sub(taken) <= READ_AHEAD / 2
         {
+            self.wake();
+        }
+    }
+
+    /// The loop is about to wait for an event: the reader reads on if there is room at all.
+    fn idle(&self) {
+        if self.lines.load(Ordering::Acquire) < READ_AHEAD {
+            self.wake();
+        }
+    }
+
+    fn wake(&self) {
+        let mut asleep = self.asleep.lock().unwrap_or_else(PoisonError::into_inner);
+        if *asleep {
+            *asleep = false;
             self.room.notify_one();
         }
     }
@@ -277,9 +287,16 @@ fn serve(mut session: Session) -> Result<(), Exit> {
                 Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => Event::GraceOver,
             }
         } else {
-            match events.recv() {
+            match events.try_recv() {
                 Ok(event) => event,
-                Err(_) => return Ok(()),
+                Err(TryRecvError::Empty) => {
+                    ahead.idle();
+                    match events.recv() {
+                        Ok(event) => event,
+                        Err(_) => return Ok(()),
+                    }
+                }
+                Err(TryRecvError::Disconnected) => return Ok(()),
             }
         };
         let read = usize::from(matches!(event, Event::Line(_))) + session.waiting();

@@ -792,3 +792,36 @@ fn short_jobs_answered_in_the_loop_keep_their_order_with_the_others() {
     engine.close_input();
     assert_eq!(engine.wait_exit(PATIENCE), 0);
 }
+
+#[test]
+fn a_stop_is_read_while_lines_wait_even_after_the_read_ahead_was_full() {
+    // Once 64 lines had waited, the reader slept until half of them were answered: with 60 lines
+    // waiting behind a huge job that followed, a `stop` sent then was never read.
+    let mut engine = Engine::spawn(&[]);
+    engine.send(b"position startpos moves +123 1@h8,2@h9,3@h10 +45\n");
+    assert_eq!(engine.response(PATIENCE), vec!["=", ""]);
+    // A perft of a moment, then 64 lines that wait for it: the read-ahead is full.
+    let mut input = "1 perft 2\n2 known_command x\n3 known_command x\n4 ".to_owned();
+    input.push_str(HUGE_HAND);
+    input.push_str("10 legal count\n");
+    for k in 0..60 {
+        input.push_str(&format!("{} known_command x\n", 100 + k));
+    }
+    engine.send(input.as_bytes());
+    let perft = engine.response(PATIENCE);
+    assert!(perft[0].starts_with("=1 "), "{perft:?}");
+    assert_eq!(engine.response(PATIENCE), vec!["=2 false", ""]);
+    assert_eq!(engine.response(PATIENCE), vec!["=3 false", ""]);
+    assert_eq!(engine.response(PATIENCE), vec!["=4", ""]);
+    // Now `legal count` runs on the huge hand and 60 lines wait behind it.
+    thread::sleep(Duration::from_millis(50));
+    engine.send(b"11 stop\n");
+    assert_eq!(engine.response(Duration::from_secs(1)), vec!["=11", ""], "the stop is read at once");
+    let counted = engine.response(PATIENCE);
+    assert!(counted[0].starts_with("=10 ") && counted[0].ends_with(" stopped"), "{counted:?}");
+    for k in 0..60 {
+        assert_eq!(engine.response(PATIENCE), vec![format!("={} false", 100 + k), String::new()]);
+    }
+    engine.close_input();
+    assert_eq!(engine.wait_exit(PATIENCE), 0);
+}
