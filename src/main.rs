@@ -1,19 +1,25 @@
 //! The zatre daemon: clap arguments, logging to stderr, and the threads and stdio around the
-//! protocol's session: a reader thread for stdin, a thread per job, one loop that feeds the
-//! session and writes what it answers. The scheduling itself lives in the session.
+//! protocol's session: a reader thread for stdin that reads at most [`READ_AHEAD`] lines ahead, a
+//! worker thread per lane that lives as long as the process, a watch that ends the process when
+//! nobody reads stdout any more, and one loop that feeds the session, runs the short jobs itself
+//! and writes what the session answers. The scheduling itself lives in the session.
 
+use std::collections::VecDeque;
 use std::io::{self, IsTerminal, Write};
 use std::panic::{self, AssertUnwindSafe};
-use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
-use std::sync::mpsc::{self, RecvTimeoutError, SyncSender};
-use std::sync::Arc;
+use std::process::{self, ExitCode};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError, SendError, Sender, SyncSender, TryRecvError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use log::error;
-use zatre::protocol::{read_line, Action, Engine, ErrorCode, Event, Failure, Job, Lane, Response, Session};
+use log::{error, info};
+use zatre::protocol::{
+    read_line, Action, Engine, ErrorCode, Event, Failure, Id, Job, Lane, Response, Session,
+};
+use zatre::search::Info;
 
 /// An engine for the number-tile game Zatre. It reads one command a line on stdin and answers on
 /// stdout; type `help` for the commands. The protocol is specified in protocol/PROTOCOL.md.
@@ -25,9 +31,14 @@ struct Args {
     options: Vec<String>,
 }
 
-/// How many events (input lines, info lines) may wait for the loop. The reader stops reading
-/// stdin when they are not taken, so a client that pipes faster than the engine answers fills the
-/// pipe, not the engine's memory: at most this many lines of at most 64 KiB.
+/// The most input lines read ahead of their answers: lines on their way to the loop or held by
+/// the session behind a job (PROTOCOL.md, "Framing"). The reader reads no further while this many
+/// wait, so a client that writes faster than the engine answers fills the pipe, not the engine's
+/// memory: at most this many lines of at most 64 KiB. Fewer than this many waiting, `stop`,
+/// `isready` and `quit` are read, and taken at once.
+const READ_AHEAD: usize = 64;
+
+/// How many events (input lines, info lines, job reports) may wait in the channel to the loop.
 const QUEUE: usize = 64;
 
 /// How long `quit` waits for a stopped job to report.
@@ -80,12 +91,65 @@ fn main() -> ExitCode {
     }
 }
 
-/// Reads stdin line by line on its own thread and sends the lines to the loop.
-fn spawn_reader(events: SyncSender<Event>) {
+/// The count of lines read ahead: read by the reader, not yet taken by the session. A reader that
+/// met the bound sleeps until half of it is free, or until the loop has nothing to do and there is
+/// room: a client piping faster than the engine answers costs a wake-up per [`READ_AHEAD`]` / 2`
+/// lines, not one per line, and a `stop` behind fewer than [`READ_AHEAD`] waiting lines is still
+/// read while they wait for a job.
+#[derive(Default)]
+struct ReadAhead {
+    lines: AtomicUsize,
+    /// Whether the reader sleeps; only a waker clears it.
+    asleep: Mutex<bool>,
+    room: Condvar,
+}
+
+impl ReadAhead {
+    /// Counts one more line, first sleeping while [`READ_AHEAD`] lines wait.
+    fn reserve(&self) {
+        if self.lines.load(Ordering::Acquire) >= READ_AHEAD {
+            let mut asleep = self.asleep.lock().unwrap_or_else(PoisonError::into_inner);
+            // Checked again under the lock, which every waker takes: no wake-up is missed.
+            *asleep = self.lines.load(Ordering::Acquire) >= READ_AHEAD;
+            while *asleep {
+                asleep = self.room.wait(asleep).unwrap_or_else(PoisonError::into_inner);
+            }
+        }
+        self.lines.fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// `taken` lines have been taken by the session: answered, dropped or started as jobs.
+    fn release(&self, taken: usize) {
+        if taken > 0 && self.lines.fetch_sub(taken, Ordering::AcqRel).saturating_sub(taken) <= READ_AHEAD / 2
+        {
+            self.wake();
+        }
+    }
+
+    /// The loop is about to wait for an event: the reader reads on if there is room at all.
+    fn idle(&self) {
+        if self.lines.load(Ordering::Acquire) < READ_AHEAD {
+            self.wake();
+        }
+    }
+
+    fn wake(&self) {
+        let mut asleep = self.asleep.lock().unwrap_or_else(PoisonError::into_inner);
+        if *asleep {
+            *asleep = false;
+            self.room.notify_one();
+        }
+    }
+}
+
+/// Reads stdin line by line on its own thread and sends the lines to the loop, never more than
+/// [`READ_AHEAD`] ahead of the session.
+fn spawn_reader(events: SyncSender<Event>, ahead: Arc<ReadAhead>) {
     thread::spawn(move || {
         let stdin = io::stdin();
         let mut input = stdin.lock();
         loop {
+            ahead.reserve();
             match read_line(&mut input) {
                 Ok(Some(line)) => {
                     if events.send(Event::Line(line)).is_err() {
@@ -103,53 +167,154 @@ fn spawn_reader(events: SyncSender<Event>) {
     });
 }
 
-/// Runs a job on a thread of its own; its reports go to the loop.
-fn spawn_job(lane: Lane, job: Job, stop: Arc<AtomicBool>, events: SyncSender<Event>) {
-    thread::spawn(move || {
-        let id = job.id().cloned();
-        let info_events = events.clone();
-        let run = panic::catch_unwind(AssertUnwindSafe(|| {
-            job.run(&stop, &mut |info| {
-                let _ = info_events.send(Event::Info(lane, info));
-            })
-        }));
-        // A panicking job is a bug; the command still gets its one response.
-        let response = run
-            .unwrap_or_else(|_| Response::failure(id, Failure::new(ErrorCode::Internal, "the job failed")));
-        let _ = events.send(Event::Done(lane, response));
+/// Ends the process as soon as nobody can read stdout any more (a pipe whose reading end is
+/// closed: the client was killed or closed it), whatever runs: nothing the engine could still
+/// do would be read. Status 0, as for a broken pipe. On other stdouts (a file, a terminal) it
+/// waits forever and costs nothing.
+#[cfg(unix)]
+fn watch_for_a_gone_client() {
+    thread::spawn(|| {
+        let mut stdout = libc::pollfd { fd: libc::STDOUT_FILENO, events: 0, revents: 0 };
+        loop {
+            // SAFETY: `stdout` is one valid `pollfd` that lives across the call, and the count
+            // passed is 1. With no event asked for, poll returns only on an error or a hang-up.
+            let ready = unsafe { libc::poll(&mut stdout, 1, -1) };
+            if ready < 0 {
+                if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+                    continue;
+                }
+                return;
+            }
+            if stdout.revents & libc::POLLNVAL != 0 {
+                // stdout is not open: writing says so.
+                return;
+            }
+            if stdout.revents & (libc::POLLERR | libc::POLLHUP) != 0 {
+                info!("nobody reads stdout any more: exiting");
+                process::exit(0);
+            }
+        }
     });
 }
 
+#[cfg(not(unix))]
+fn watch_for_a_gone_client() {}
+
+/// A job and its stop flag, as a lane's worker receives them.
+type Task = (Job, Arc<AtomicBool>);
+
+/// The threads that run the jobs: one per lane, started with the lane's first job and living as
+/// long as the process, so a job costs no thread start. Short jobs ([`Job::is_small`]) run in the
+/// loop itself.
+struct Workers {
+    search: Option<Sender<Task>>,
+    work: Option<Sender<Task>>,
+    events: SyncSender<Event>,
+}
+
+impl Workers {
+    fn new(events: SyncSender<Event>) -> Workers {
+        Workers { search: None, work: None, events }
+    }
+
+    /// Hands the job to its lane's worker; its reports go to the loop.
+    fn run(&mut self, lane: Lane, job: Job, stop: Arc<AtomicBool>) {
+        let slot = match lane {
+            Lane::Search => &mut self.search,
+            Lane::Work => &mut self.work,
+        };
+        let mut task = (job, stop);
+        if let Some(worker) = slot {
+            match worker.send(task) {
+                Ok(()) => return,
+                Err(SendError(back)) => task = back,
+            }
+        }
+        // No worker yet, or it ended (it catches every panic, so only if the loop was gone): a
+        // new one. Its receiver lives in the thread just started, so the send cannot fail.
+        let worker = spawn_worker(lane, self.events.clone());
+        let _ = worker.send(task);
+        *slot = Some(worker);
+    }
+}
+
+/// A lane's worker: runs the jobs it receives one after another.
+fn spawn_worker(lane: Lane, events: SyncSender<Event>) -> Sender<Task> {
+    let (sender, tasks) = mpsc::channel::<Task>();
+    thread::spawn(move || {
+        for (job, stop) in tasks {
+            let response = run_job(job, &stop, &mut |info| {
+                let _ = events.send(Event::Info(lane, info));
+            });
+            if events.send(Event::Done(lane, response)).is_err() {
+                return;
+            }
+        }
+    });
+    sender
+}
+
+/// Runs a job to its response. A panicking job is a bug; the command still gets its one response.
+fn run_job(job: Job, stop: &AtomicBool, info: &mut dyn FnMut(Info)) -> Response {
+    let id = job.id().cloned();
+    panic::catch_unwind(AssertUnwindSafe(|| job.run(stop, info))).unwrap_or_else(|_| job_failed(id))
+}
+
+fn job_failed(id: Option<Id>) -> Response {
+    Response::failure(id, Failure::new(ErrorCode::Internal, "the job failed"))
+}
+
 /// The loop: one event at a time into the session, its actions carried out in order, stdout
-/// flushed after every write. While a `quit` waits for jobs, their patience is [`QUIT_GRACE`].
+/// flushed after every write. A short job runs here and its reports are the next events. While a
+/// `quit` waits for jobs, their patience is [`QUIT_GRACE`].
 fn serve(mut session: Session) -> Result<(), Exit> {
     let (sender, events) = mpsc::sync_channel(QUEUE);
-    spawn_reader(sender.clone());
+    let ahead = Arc::new(ReadAhead::default());
+    spawn_reader(sender.clone(), Arc::clone(&ahead));
+    watch_for_a_gone_client();
+    let mut workers = Workers::new(sender);
+    let mut reported: VecDeque<Event> = VecDeque::new();
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let mut quit_deadline: Option<Instant> = None;
     loop {
-        let event = if session.is_quitting() {
+        let event = if let Some(event) = reported.pop_front() {
+            event
+        } else if session.is_quitting() {
             let deadline = *quit_deadline.get_or_insert_with(|| Instant::now() + QUIT_GRACE);
             match events.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
                 Ok(event) => event,
                 Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => Event::GraceOver,
             }
         } else {
-            match events.recv() {
+            match events.try_recv() {
                 Ok(event) => event,
-                Err(_) => return Ok(()),
+                Err(TryRecvError::Empty) => {
+                    ahead.idle();
+                    match events.recv() {
+                        Ok(event) => event,
+                        Err(_) => return Ok(()),
+                    }
+                }
+                Err(TryRecvError::Disconnected) => return Ok(()),
             }
         };
+        let read = usize::from(matches!(event, Event::Line(_))) + session.waiting();
         for action in session.handle(event) {
             match action {
                 Action::Write(text) => {
                     out.write_all(text.as_bytes())?;
                     out.flush()?;
                 }
-                Action::Run { lane, job, stop } => spawn_job(lane, job, stop, sender.clone()),
+                Action::Run { lane, job, stop } if job.is_small() => {
+                    let response =
+                        run_job(job, &stop, &mut |info| reported.push_back(Event::Info(lane, info)));
+                    reported.push_back(Event::Done(lane, response));
+                }
+                Action::Run { lane, job, stop } => workers.run(lane, job, stop),
                 Action::Exit => return Ok(()),
             }
         }
+        ahead.release(read.saturating_sub(session.waiting()));
     }
 }

@@ -102,6 +102,10 @@ impl Drop for Engine {
     }
 }
 
+/// `position` with a classic hand of 13 kept tiles on a crowded board: its moves run into the
+/// billions, so a `legal count`, `legal`, `next` or `perft` on it runs until stopped.
+const HUGE_HAND: &str = "position variant=classic players=2 turn=69 tomove=1 phase=place board=6@b2,1@c2,6@c3,6@d3,1@f3,6@d4,3@e4,1@f4,2@g4,3@a5,2@b5,5@c5,5@e5,4@f5,3@g5,5@a6,4@b6,1@d6,4@e6,6@f6,1@g6,1@a7,5@b7,2@c7,4@d7,1@g7,6@h7,5@i7,6@c8,2@d8,2@f8,1@g8,5@h8,4@i8,3@a9,3@b9,4@c9,2@d9,4@g9,1@h9,2@i9,3@j9,2@k9,4@a10,6@b10,3@d10,5@f10,1@j10,4@k10,6@l10,4@a11,3@b11,5@c11,4@e11,1@f11,1@g11,3@h11,4@k11,5@l11,3@m11,6@c12,6@e12,2@g12,1@h12,2@i12,2@j12,2@k12,6@m12,6@n12,6@b13,1@c13,3@d13,1@e13,6@g13,2@h13,4@i13,3@l13,3@m13,5@n13,3@b14,1@e14,1@f14,3@g14,1@h14,5@i14,6@k14,5@l14,3@f15,3@j15,5@k15 bag=2,1,0,2,0,0 hands=1223444555566/2222334455566 sheets=none;none\n";
+
 /// Sets up a classic game with a hand, so a `go` has a move to find.
 fn ready_to_move(engine: &mut Engine) {
     engine.send(b"newgame seed 7\ndraw 1 2 3\n");
@@ -238,13 +242,11 @@ fn flags_version_help_and_option() {
 
 #[test]
 fn a_deep_perft_or_a_huge_legal_count_stops_at_once_and_isready_answers_meanwhile() {
-    // A classic hand of 13 kept tiles on a crowded board: its moves run into the billions.
-    let big = "position variant=classic players=2 turn=69 tomove=1 phase=place board=6@b2,1@c2,6@c3,6@d3,1@f3,6@d4,3@e4,1@f4,2@g4,3@a5,2@b5,5@c5,5@e5,4@f5,3@g5,5@a6,4@b6,1@d6,4@e6,6@f6,1@g6,1@a7,5@b7,2@c7,4@d7,1@g7,6@h7,5@i7,6@c8,2@d8,2@f8,1@g8,5@h8,4@i8,3@a9,3@b9,4@c9,2@d9,4@g9,1@h9,2@i9,3@j9,2@k9,4@a10,6@b10,3@d10,5@f10,1@j10,4@k10,6@l10,4@a11,3@b11,5@c11,4@e11,1@f11,1@g11,3@h11,4@k11,5@l11,3@m11,6@c12,6@e12,2@g12,1@h12,2@i12,2@j12,2@k12,6@m12,6@n12,6@b13,1@c13,3@d13,1@e13,6@g13,2@h13,4@i13,3@l13,3@m13,5@n13,3@b14,1@e14,1@f14,3@g14,1@h14,5@i14,6@k14,5@l14,3@f15,3@j15,5@k15 bag=2,1,0,2,0,0 hands=1223444555566/2222334455566 sheets=none;none\n";
     for (job, ends) in
         [("perft 9", " stopped"), ("legal count", " stopped"), ("legal", "stopped"), ("next", "stopped")]
     {
         let mut engine = Engine::spawn(&[]);
-        engine.send(big.as_bytes());
+        engine.send(HUGE_HAND.as_bytes());
         assert_eq!(engine.response(PATIENCE), vec!["=", ""]);
         let sent = Instant::now();
         engine.send(format!("1 {job}\n2 isready\n").as_bytes());
@@ -437,29 +439,13 @@ fn input_piped_faster_than_it_is_answered_is_not_stored() {
     // commands faster than it reads the answers grew the engine's memory with the backlog.
     let mut child = common::spawn_engine(&[], Stdio::null());
     let pid = child.id();
-    let mut stdin = child.stdin.take().expect("piped stdin");
+    let stdin = child.stdin.take().expect("piped stdin");
     let stdout = child.stdout.take().expect("piped stdout");
     const LINES: usize = 600;
     const HELPS: usize = 200;
-    let mut line = b"known_command ".to_vec();
-    line.resize(60_000, b'x');
-    line.push(b'\n');
-    let (sent, written) = mpsc::channel();
-    let writer = thread::spawn(move || {
-        // Answers that fill the stdout pipe first, so the engine blocks writing.
-        stdin.write_all(&b"help\n".repeat(HELPS)).expect("write");
-        for _ in 0..LINES {
-            if stdin.write_all(&line).is_err() {
-                break;
-            }
-            let _ = sent.send(());
-        }
-    });
-    // Nobody reads stdout yet: the engine blocks on it, and the writer must block too.
-    let mut count = 0;
-    while written.recv_timeout(Duration::from_millis(500)).is_ok() {
-        count += 1;
-    }
+    // Answers that fill the stdout pipe first, so the engine blocks writing. Nobody reads stdout
+    // yet: the engine blocks on it, and the writer must block too.
+    let (writer, count) = flood(stdin, b"help\n".repeat(HELPS), LINES);
     let peak = common::peak_rss_kib(pid);
     assert!(count < LINES, "all {LINES} lines of 60 kB were taken in while no answer was read");
     assert!(peak < 32 * 1024, "peak RSS {peak} KiB with {count} lines of 60 kB sent");
@@ -621,4 +607,221 @@ fn go_searchmoves_searches_only_those_moves_and_a_clock_is_kept() {
     let best = ask(&mut engine, "4 go time 1500");
     assert!(best[0].starts_with("=4 bestmove "), "{best:?}");
     assert!(sent.elapsed() < Duration::from_millis(1500), "the clock ran out: {:?}", sent.elapsed());
+}
+
+/// Writes `first`, then up to `lines` lines of 60 kB (`known_command xxx...`) on a thread of its
+/// own; returns the thread and how many of those lines were written before the writer stalled for
+/// half a second.
+fn flood(mut stdin: ChildStdin, first: Vec<u8>, lines: usize) -> (thread::JoinHandle<()>, usize) {
+    let mut line = b"known_command ".to_vec();
+    line.resize(60_000, b'x');
+    line.push(b'\n');
+    let (sent, written) = mpsc::channel();
+    let writer = thread::spawn(move || {
+        stdin.write_all(&first).expect("write");
+        for _ in 0..lines {
+            if stdin.write_all(&line).is_err() {
+                return;
+            }
+            let _ = sent.send(());
+        }
+    });
+    let mut count = 0;
+    while written.recv_timeout(Duration::from_millis(500)).is_ok() {
+        count += 1;
+    }
+    (writer, count)
+}
+
+#[test]
+fn lines_piped_behind_a_long_job_are_not_stored() {
+    // While a job ran on the work lane the session held every line that came, without bound:
+    // `legal count` on a huge hand, then 1,500 lines of 60 kB, grew the engine from 4 to 98 MB.
+    let mut engine = Engine::spawn(&[]);
+    let pid = engine.child.id();
+    engine.send(HUGE_HAND.as_bytes());
+    assert_eq!(engine.response(PATIENCE), vec!["=", ""]);
+    engine.send(b"1 legal count\n");
+    let before = common::rss_kib(pid);
+    let stdin = engine.stdin.take().expect("stdin open");
+    // The job answers nothing until stopped, so the engine must stop reading, and the writer block.
+    let (writer, count) = flood(stdin, Vec::new(), 1500);
+    let rss = common::rss_kib(pid);
+    // At most 64 lines of 60 kB read ahead, and one in the pipe: about 4 MB.
+    assert!(
+        count < 100 && rss < before + 8 * 1024,
+        "{count} lines of 60 kB taken in while a job held them; RSS {before} KiB before, {rss} KiB after"
+    );
+    drop(engine);
+    let _ = writer.join();
+}
+
+#[test]
+fn isready_stop_and_quit_overtake_the_lines_that_wait_for_a_job() {
+    for last in ["quit", "stop"] {
+        let mut engine = Engine::spawn(&[]);
+        engine.send(HUGE_HAND.as_bytes());
+        assert_eq!(engine.response(PATIENCE), vec!["=", ""]);
+        let mut input = "1 legal count\n".to_owned();
+        for k in 0..40 {
+            input.push_str(&format!("{} known_command x\n", 10 + k));
+        }
+        input.push_str(&format!("2 isready\n3 {last}\n"));
+        let sent = Instant::now();
+        engine.send(input.as_bytes());
+        assert_eq!(engine.response(PATIENCE), vec!["=2 readyok", ""], "{last}");
+        let first = engine.response(PATIENCE);
+        let counted = if last == "stop" {
+            assert_eq!(first, vec!["=3", ""]);
+            engine.response(PATIENCE)
+        } else {
+            first
+        };
+        assert!(sent.elapsed() < Duration::from_secs(1), "{last} took {:?}", sent.elapsed());
+        assert!(counted[0].starts_with("=1 ") && counted[0].ends_with(" stopped"), "{counted:?}");
+        if last == "stop" {
+            for k in 0..40 {
+                assert_eq!(engine.response(PATIENCE), vec![format!("={} false", 10 + k), String::new()]);
+            }
+        } else {
+            assert_eq!(
+                engine.response(PATIENCE),
+                vec!["=3", ""],
+                "quit answers after the job, the lines dropped"
+            );
+        }
+        engine.close_input();
+        assert_eq!(engine.wait_exit(PATIENCE), 0);
+    }
+}
+
+#[test]
+fn an_engine_whose_client_is_gone_ends_within_a_second_whatever_runs() {
+    // A client killed while its engine ran a long job left the engine running until killed by
+    // hand: nothing more came on stdin, and nobody read stdout, but the job never wrote.
+    for job in ["legal count", "legal", "next", "perft 9", "go infinite", "bench"] {
+        for stdin_too in [true, false] {
+            let mut child = common::spawn_engine(&[], Stdio::null());
+            let mut stdin = child.stdin.take().expect("piped stdin");
+            let mut stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+            // 100 lines wait behind the job: more than the engine reads ahead.
+            stdin
+                .write_all(format!("{HUGE_HAND}1 {job}\n{}", "name\n".repeat(100)).as_bytes())
+                .expect("write");
+            stdin.flush().expect("flush");
+            let mut first = String::new();
+            stdout.read_line(&mut first).expect("read");
+            assert_eq!(first, "=\n");
+            thread::sleep(Duration::from_millis(50));
+            let gone = Instant::now();
+            drop(stdout);
+            let stdin = if stdin_too {
+                drop(stdin);
+                None
+            } else {
+                Some(stdin)
+            };
+            let status = loop {
+                if let Some(status) = child.try_wait().expect("wait") {
+                    break Some(status);
+                }
+                if gone.elapsed() > Duration::from_secs(1) {
+                    break None;
+                }
+                thread::sleep(Duration::from_millis(5));
+            };
+            let _ = child.kill();
+            let _ = child.wait();
+            drop(stdin);
+            let status = status.unwrap_or_else(|| {
+                panic!("{job}: the engine still ran 1 s after its client went (stdin closed: {stdin_too})")
+            });
+            assert_eq!(status.code(), Some(0), "{job}");
+        }
+    }
+}
+
+#[test]
+fn end_of_input_with_a_reader_lets_a_job_finish_and_answers_every_line() {
+    // Closing stdin while reading stdout is how a script pipes its commands: every line read is
+    // answered, a job included, before the exit.
+    let mut engine = Engine::spawn(&[]);
+    ready_to_move(&mut engine);
+    engine.send(b"1 perft 1\n2 legal count\n3 name\n");
+    engine.close_input();
+    assert_eq!(engine.response(PATIENCE), vec!["=1 60", ""]);
+    assert_eq!(engine.response(PATIENCE), vec!["=2 60", ""]);
+    assert_eq!(engine.response(PATIENCE), vec!["=3 zatre", ""]);
+    assert_eq!(engine.wait_exit(PATIENCE), 0);
+}
+
+#[test]
+fn short_jobs_answered_in_the_loop_keep_their_order_with_the_others() {
+    // A `legal`, `legal count` or `next` on a hand of two tiles runs in the engine's loop; a
+    // `perft` or a bigger hand on the work lane's thread. The answers come in the order of the
+    // lines, whichever way each ran.
+    let mut engine = Engine::spawn(&[]);
+    engine.send(b"position startpos moves +123 1@h8,2@h9,3@h10 +45\n");
+    assert_eq!(engine.response(PATIENCE), vec!["=", ""]);
+    let mut input = String::new();
+    for round in 0..20 {
+        let k = 10 * round;
+        input.push_str(&format!(
+            "{k} legal count\n{} next 4@h7\n{} perft 1\n{} legal count\n{} name\n",
+            k + 1,
+            k + 2,
+            k + 3,
+            k + 4
+        ));
+    }
+    engine.send(input.as_bytes());
+    for round in 0..20 {
+        let k = 10 * round;
+        assert_eq!(engine.response(PATIENCE), vec![format!("={k} 50"), String::new()]);
+        assert_eq!(
+            engine.response(PATIENCE)[..2],
+            [format!("={} complete no", k + 1), "next 5@g8,5@i8,5@g10,5@i10".to_owned()]
+        );
+        assert_eq!(engine.response(PATIENCE), vec![format!("={} 50", k + 2), String::new()]);
+        assert_eq!(engine.response(PATIENCE), vec![format!("={} 50", k + 3), String::new()]);
+        assert_eq!(engine.response(PATIENCE), vec![format!("={} zatre", k + 4), String::new()]);
+    }
+    engine.send(b"1 legal\n");
+    let listed = engine.response(PATIENCE);
+    assert_eq!(listed.len(), 50 + 1, "50 moves and the empty line: {listed:?}");
+    engine.close_input();
+    assert_eq!(engine.wait_exit(PATIENCE), 0);
+}
+
+#[test]
+fn a_stop_is_read_while_lines_wait_even_after_the_read_ahead_was_full() {
+    // Once 64 lines had waited, the reader slept until half of them were answered: with 60 lines
+    // waiting behind a huge job that followed, a `stop` sent then was never read.
+    let mut engine = Engine::spawn(&[]);
+    engine.send(b"position startpos moves +123 1@h8,2@h9,3@h10 +45\n");
+    assert_eq!(engine.response(PATIENCE), vec!["=", ""]);
+    // A perft of a moment, then 64 lines that wait for it: the read-ahead is full.
+    let mut input = "1 perft 2\n2 known_command x\n3 known_command x\n4 ".to_owned();
+    input.push_str(HUGE_HAND);
+    input.push_str("10 legal count\n");
+    for k in 0..60 {
+        input.push_str(&format!("{} known_command x\n", 100 + k));
+    }
+    engine.send(input.as_bytes());
+    let perft = engine.response(PATIENCE);
+    assert!(perft[0].starts_with("=1 "), "{perft:?}");
+    assert_eq!(engine.response(PATIENCE), vec!["=2 false", ""]);
+    assert_eq!(engine.response(PATIENCE), vec!["=3 false", ""]);
+    assert_eq!(engine.response(PATIENCE), vec!["=4", ""]);
+    // Now `legal count` runs on the huge hand and 60 lines wait behind it.
+    thread::sleep(Duration::from_millis(50));
+    engine.send(b"11 stop\n");
+    assert_eq!(engine.response(Duration::from_secs(1)), vec!["=11", ""], "the stop is read at once");
+    let counted = engine.response(PATIENCE);
+    assert!(counted[0].starts_with("=10 ") && counted[0].ends_with(" stopped"), "{counted:?}");
+    for k in 0..60 {
+        assert_eq!(engine.response(PATIENCE), vec![format!("={} false", 100 + k), String::new()]);
+    }
+    engine.close_input();
+    assert_eq!(engine.wait_exit(PATIENCE), 0);
 }

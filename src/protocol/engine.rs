@@ -82,15 +82,6 @@ fn draw_failure(e: DrawError) -> Failure {
     fail(code, e)
 }
 
-/// A move the rules refuse: `game_over` after the end, `illegal_move` otherwise.
-pub(crate) fn move_failure(e: MoveError) -> Failure {
-    let code = match e {
-        MoveError::GameOver => ErrorCode::GameOver,
-        _ => ErrorCode::IllegalMove,
-    };
-    fail(code, e)
-}
-
 fn notation_failure(e: NotationError) -> Failure {
     fail(ErrorCode::InvalidArgument, e)
 }
@@ -340,7 +331,7 @@ impl Engine {
             Command::Draw(values) => self.draw(&values).map(Payload::Text),
             Command::Place(raw) => {
                 let mv = move_of(self.game.position(), &raw)?;
-                let score = self.game.play(&mv).map_err(move_failure)?;
+                let score = self.game.play(&mv).map_err(Failure::from)?;
                 self.steps.push(Step { token: mv.to_string(), rng: Some(self.rng.clone()) });
                 Ok(move_score(self.game.position(), &score))
             }
@@ -362,7 +353,7 @@ impl Engine {
             Command::Score(Some(raw)) => {
                 let position = self.game.position();
                 let mv = move_of(position, &raw)?;
-                let score = position.score_move(&mv).map_err(move_failure)?;
+                let score = position.score_move(&mv).map_err(Failure::from)?;
                 Ok(move_score(position, &score))
             }
             Command::Show => text(picture(self.game.position())),

@@ -1,5 +1,7 @@
-//! The long-running commands, `go`, `bench`, `perft` and `legal`: a job owns a copy of the position and runs on a
-//! search thread, reporting `info` lines through a callback and checking a stop flag.
+//! The long-running commands, `go`, `bench`, `perft`, `legal` and `next`, and the lane each runs on:
+//! a job owns a copy of the position and runs off the engine loop, reporting `info` lines through a
+//! callback and checking a stop flag. It knows neither the engine that made it nor the session that
+//! schedules it.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -12,9 +14,20 @@ use crate::search::{self, Info, Limits};
 use super::command::Id;
 use super::options::EngineOptions;
 use super::response::{ErrorCode, Failure, Payload, Response};
-use super::session::Lane;
 
-/// A `go` or `bench` to run off the engine loop.
+/// Where a job runs: at most one job per lane.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Lane {
+    /// `go`.
+    Search,
+    /// `legal`, `legal count`, `next`, `perft`, `bench`.
+    Work,
+}
+
+/// The most tiles of a hand whose `legal` and `next` are short jobs ([`Job::is_small`]).
+pub const SMALL_HAND: usize = 2;
+
+/// A long-running command to run off the engine loop.
 #[derive(Debug)]
 pub struct Job {
     id: Option<Id>,
@@ -72,6 +85,19 @@ impl Job {
         }
     }
 
+    /// Whether the job is known to be short: a `legal`, `legal count` or `next` for a hand of at
+    /// most [`SMALL_HAND`] tiles, whose moves number in the hundreds on any board and are listed in
+    /// well under a millisecond. A driver may run such a job in its own loop rather than off it:
+    /// `stop` and `isready` wait for it no longer than for any other line.
+    pub fn is_small(&self) -> bool {
+        match &self.kind {
+            JobKind::Legal { position, .. } | JobKind::Next { position, .. } => {
+                position.hand_to_move().len() <= SMALL_HAND
+            }
+            JobKind::Go { .. } | JobKind::Bench | JobKind::Perft { .. } => false,
+        }
+    }
+
     /// Whether the job runs until `stop` (`go infinite`).
     pub fn is_infinite(&self) -> bool {
         matches!(&self.kind, JobKind::Go { limits, .. } if limits.infinite)
@@ -86,7 +112,7 @@ impl Job {
             JobKind::Legal { position, count } => Ok(legal(&position, count, stop)),
             JobKind::Next { position, partial } => match position.extensions(&partial, stop) {
                 Ok(extensions) => Ok(Payload::Extensions(extensions)),
-                Err(e) => Err(super::engine::move_failure(e)),
+                Err(e) => Err(Failure::from(e)),
             },
             JobKind::Perft { position, depth } => {
                 let count = crate::rules::perft_until(&position, depth, stop);

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::rules::{Extensions, Move};
+use crate::rules::{Extensions, Move, MoveError};
 use crate::search::Info;
 
 use super::command::Id;
@@ -91,6 +91,17 @@ impl Failure {
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} {}", self.code, self.message)
+    }
+}
+
+/// A move the rules refuse: `game_over` after the end, `illegal_move` otherwise.
+impl From<MoveError> for Failure {
+    fn from(e: MoveError) -> Failure {
+        let code = match e {
+            MoveError::GameOver => ErrorCode::GameOver,
+            _ => ErrorCode::IllegalMove,
+        };
+        Failure::new(code, e.to_string())
     }
 }
 

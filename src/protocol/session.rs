@@ -1,7 +1,9 @@
 //! The session: the engine and the jobs it runs, scheduled as the protocol says. It is the one
 //! scheduler of the protocol: the daemon (`main.rs`) feeds it the lines its reader thread reads and
-//! the reports of its job threads, and does what it answers; the transcript tests drive the same
-//! type with jobs run inline. It touches no stream and starts no thread.
+//! the reports of the jobs it runs (on a worker thread per lane, or in its loop when short), and
+//! does what it answers; the transcript tests drive the same type with jobs run inline. It touches
+//! no stream and starts no thread. It holds the lines that wait for a job ([`Session::waiting`]);
+//! how far ahead to read is the driver's to bound.
 //!
 //! Scheduling (PROTOCOL.md, "Order and jobs"): a job runs on one of two lanes, `go` on the search
 //! lane, `legal`, `next`, `perft` and `bench` on the work lane. `stop`, `quit` and `isready` are
@@ -21,18 +23,9 @@ use crate::search::Info;
 use super::command::{Command, Id};
 use super::engine::{Effect, Engine};
 use super::input::RawLine;
-use super::job::Job;
+use super::job::{Job, Lane};
 use super::parse::{parse_line, Line, ParseError};
 use super::response::{ErrorCode, Failure, InfoLine, Response};
-
-/// Where a job runs: at most one job per lane.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Lane {
-    /// `go`.
-    Search,
-    /// `legal`, `legal count`, `next`, `perft`, `bench`.
-    Work,
-}
 
 /// What the session is told.
 #[derive(Debug)]
@@ -112,6 +105,12 @@ impl Session {
     /// its patience ends.
     pub fn is_quitting(&self) -> bool {
         matches!(self.state, State::Quitting(_))
+    }
+
+    /// How many input lines wait for a running job. The driver reads no further ahead than it
+    /// wants: lines taken by the session are answered, dropped, or counted here.
+    pub fn waiting(&self) -> usize {
+        self.held.len()
     }
 
     /// Whether a job runs on any lane.

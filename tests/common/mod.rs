@@ -89,9 +89,22 @@ pub fn mv(pos: &Position, text: &str) -> Move {
 
 /// `VmHWM` of a process, in KiB.
 pub fn peak_rss_kib(pid: u32) -> u64 {
+    status_kib(pid, "VmHWM")
+}
+
+/// `VmRSS` of a process, in KiB.
+pub fn rss_kib(pid: u32) -> u64 {
+    status_kib(pid, "VmRSS")
+}
+
+/// A field in kB of `/proc/<pid>/status`.
+fn status_kib(pid: u32, field: &str) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("/proc/<pid>/status");
-    let line = status.lines().find(|l| l.starts_with("VmHWM:")).expect("a VmHWM line");
-    line.split_whitespace().nth(1).and_then(|n| n.parse().ok()).expect("VmHWM in kB")
+    let line = status
+        .lines()
+        .find(|l| l.strip_prefix(field).is_some_and(|rest| rest.starts_with(':')))
+        .unwrap_or_else(|| panic!("a {field} line"));
+    line.split_whitespace().nth(1).and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{field} in kB"))
 }
 
 /// The protocol's session driven in-process, as the daemon drives it but with jobs run inline: a
