@@ -193,9 +193,6 @@ fn relays_lines_verbatim_and_garbage_gets_the_engines_errors() {
     send(&mut ws, "fly");
     assert_eq!(line(&mut ws), "? unknown_command unknown command 'fly'");
     assert_eq!(line(&mut ws), "");
-    ws.send(Message::binary(b"5 n\xffme".to_vec())).expect("sends");
-    assert_eq!(line(&mut ws), "? syntax_error the line is not valid UTF-8");
-    assert_eq!(line(&mut ws), "");
     send(&mut ws, "9 place 1@zz99 and more");
     assert!(line(&mut ws).starts_with("?9 "), "the engine's own error");
     assert_eq!(line(&mut ws), "");
@@ -340,13 +337,54 @@ fn an_engine_that_exits_or_crashes_is_reported_to_the_page() {
     send(&mut ws, "1 name");
     assert_eq!(line(&mut ws), "half a line");
     assert_eq!(next(&mut ws), Said::Closed(4001, "the engine exited with status 3".to_string()));
+}
 
-    let missing = Bridge::start("/nonexistent/zatre", &[]);
-    let mut ws = missing.open();
-    match next(&mut ws) {
-        Said::Closed(4001, reason) => assert!(reason.contains("status 127"), "{reason}"),
-        other => panic!("expected the engine's end, got {other:?}"),
+#[test]
+fn a_missing_engine_is_not_started_4004() {
+    for cmd in [
+        "/nonexistent/zatre",
+        "/nonexistent/zatre --flag",
+        "echo starting >&2; exec /nonexistent/zatre",
+        "/dev/null",
+    ] {
+        let missing = Bridge::start(cmd, &[]);
+        let mut ws = missing.open();
+        match next(&mut ws) {
+            Said::Closed(4004, reason) => {
+                assert!(reason.starts_with("cannot start the engine"), "{cmd}: {reason}")
+            }
+            other => panic!("{cmd}: expected 4004, got {other:?}"),
+        }
     }
+}
+
+#[test]
+fn a_killed_engine_reports_its_own_signal() {
+    let bridge = Bridge::start(&engine().display().to_string(), &[]);
+    let mut ws = bridge.open();
+    send(&mut ws, "1 isready");
+    assert_eq!(line(&mut ws), "=1 readyok");
+    assert_eq!(line(&mut ws), "");
+    let kids = children(bridge.child.id());
+    assert_eq!(kids.len(), 1, "one engine process, no wrapper: {kids:?}");
+    let comm = fs::read_to_string(format!("/proc/{}/comm", kids[0])).unwrap_or_default();
+    assert_eq!(comm.trim(), "zatre", "the bridge's child is the engine itself");
+    let status = Command::new("kill").args(["-9", &kids[0].to_string()]).status().expect("kill runs");
+    assert!(status.success());
+    assert_eq!(next(&mut ws), Said::Closed(4001, "the engine was killed by signal 9 (SIGKILL)".to_string()));
+}
+
+/// The pids of `parent`'s child processes.
+fn children(parent: u32) -> Vec<u32> {
+    let Ok(dir) = fs::read_dir("/proc") else { return Vec::new() };
+    dir.flatten()
+        .filter_map(|entry| {
+            let stat = fs::read_to_string(entry.path().join("stat")).ok()?;
+            let (_, rest) = stat.rsplit_once(')')?;
+            let ppid: u32 = rest.split_whitespace().nth(1)?.parse().ok()?;
+            (ppid == parent).then(|| entry.file_name().to_str()?.parse().ok()).flatten()
+        })
+        .collect()
 }
 
 #[test]
@@ -381,4 +419,258 @@ fn a_host_other_than_loopback_gets_a_warning() {
         "{}",
         bridge.stderr()
     );
+}
+
+/// A WebSocket upgrade written by hand, with exactly these headers besides the upgrade's own:
+/// the response's status code and the stream after the response head.
+fn raw_upgrade(addr: &str, headers: &[(&str, &str)]) -> (u16, TcpStream) {
+    let mut s = TcpStream::connect(addr).expect("connects");
+    s.set_read_timeout(Some(Duration::from_secs(20))).expect("a timeout");
+    let mut request = String::from("GET /ws HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n");
+    request += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n";
+    for (name, value) in headers {
+        request += &format!("{name}: {value}\r\n");
+    }
+    request += "\r\n";
+    s.write_all(request.as_bytes()).expect("writes");
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        match s.read(&mut byte) {
+            Ok(1) => head.push(byte[0]),
+            _ => break,
+        }
+    }
+    let head = String::from_utf8_lossy(&head);
+    let code = head.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    (code, s)
+}
+
+/// Writes one masked frame (mask key 0) with this first byte (FIN, RSV bits, opcode).
+fn raw_frame(s: &mut TcpStream, first: u8, payload: &[u8]) {
+    let mut frame = vec![first];
+    match payload.len() {
+        n if n < 126 => frame.push(0x80 | n as u8),
+        n => {
+            frame.push(0x80 | 126);
+            frame.extend_from_slice(&(n as u16).to_be_bytes());
+        }
+    }
+    frame.extend_from_slice(&[0, 0, 0, 0]);
+    frame.extend_from_slice(payload);
+    s.write_all(&frame).expect("writes a frame");
+}
+
+/// Reads frames until a close frame: its code (None when the stream ends without one).
+fn raw_close_code(s: &mut TcpStream) -> Option<u16> {
+    loop {
+        let mut head = [0u8; 2];
+        s.read_exact(&mut head).ok()?;
+        let len = match head[1] & 0x7f {
+            126 => {
+                let mut l = [0u8; 2];
+                s.read_exact(&mut l).ok()?;
+                u64::from(u16::from_be_bytes(l))
+            }
+            127 => {
+                let mut l = [0u8; 8];
+                s.read_exact(&mut l).ok()?;
+                u64::from_be_bytes(l)
+            }
+            n => u64::from(n),
+        };
+        let mut payload = vec![0u8; usize::try_from(len).expect("a small frame")];
+        s.read_exact(&mut payload).ok()?;
+        if head[0] & 0x0f == 0x8 {
+            return payload.get(..2).map(|c| u16::from_be_bytes([c[0], c[1]]));
+        }
+    }
+}
+
+#[test]
+fn a_rebound_name_is_refused_on_every_address() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let bridge = Bridge::start(&stubborn_engine(dir.path()), &["--host", "0.0.0.0"]);
+    let port = bridge.addr.rsplit(':').next().expect("a port").to_string();
+    let local = format!("127.0.0.1:{port}");
+    // evil.example resolved to this machine: the browser sends the name it was given.
+    let evil = format!("evil.example:{port}");
+    let (code, _) = raw_upgrade(&local, &[("Host", &evil), ("Origin", &format!("http://{evil}"))]);
+    assert_eq!(code, 403, "a rebound name");
+    thread::sleep(Duration::from_millis(300));
+    assert!(!dir.path().join("pid").exists(), "no engine was started");
+    // An address the machine is reached at is no name anyone can rebind.
+    let (code, mut s) = raw_upgrade(&local, &[("Host", &local), ("Origin", &format!("http://{local}"))]);
+    assert_eq!(code, 101, "the page's own address");
+    raw_frame(&mut s, 0x81, b"1 hello");
+    read_pid(dir.path());
+}
+
+#[test]
+fn a_header_sent_twice_is_refused_whichever_copy_comes_first() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let bridge = Bridge::start(&stubborn_engine(dir.path()), &[]);
+    let own = bridge.origin();
+    let host = bridge.addr.clone();
+    let cases: [&[(&str, &str)]; 3] = [
+        &[("Host", &host), ("Origin", &own), ("Origin", "http://evil.example")],
+        &[("Host", &host), ("Origin", &own), ("Origin", &own)],
+        &[("Host", &host), ("Host", "evil.example"), ("Origin", &own)],
+    ];
+    for headers in cases {
+        let (code, _) = raw_upgrade(&bridge.addr, headers);
+        assert_eq!(code, 403, "{headers:?}");
+    }
+    thread::sleep(Duration::from_millis(300));
+    assert!(!dir.path().join("pid").exists(), "no engine was started");
+    let (code, _) = raw_upgrade(&bridge.addr, &[("Host", &host), ("Origin", &own)]);
+    assert_eq!(code, 101, "one of each gets in");
+}
+
+#[test]
+fn a_close_frame_frees_the_slot_even_if_the_page_keeps_its_socket_open() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let cmd = format!("echo $$ > {}/pid; exec {}", dir.path().display(), engine().display());
+    let bridge = Bridge::start(&cmd, &["--max-engines", "1", "--max-commands-per-second", "100000"]);
+    let mut hog = bridge.open();
+    send(&mut hog, "0 isready");
+    let pid = read_pid(dir.path());
+    // Thousands of responses the page never reads fill every buffer on the way back to it.
+    for i in 1..=3000 {
+        send(&mut hog, &format!("{i} help"));
+    }
+    hog.close(None).expect("sends its Close frame");
+    // ...and keeps the socket open without reading (`hog` lives to the end of the test).
+    wait_until("the engine's end and reaping", Duration::from_secs(10), || !group_alive(pid));
+    let mut next_page = bridge.open();
+    send(&mut next_page, "1 name");
+    assert_eq!(next(&mut next_page), Said::Line("=1 zatre".to_string()), "the slot is free again");
+    drop(hog);
+}
+
+#[test]
+fn slow_header_senders_cannot_starve_other_clients() {
+    // An open-file limit of 64 and 80 connections that send their headers a byte at a time, or
+    // nothing: the page still loads and plays at once.
+    let cmd = format!("ulimit -n 64 && exec {BRIDGE} \"$@\"");
+    let stderr = tempfile::NamedTempFile::new().expect("a temp file");
+    let mut child = Command::new("sh")
+        .args(["-c", &cmd, "zatre-web", "--port", "0", "--engine", "cat"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(stderr.reopen().expect("the temp file reopens"))
+        .spawn()
+        .expect("zatre-web starts");
+    let printed = first_line(&mut child);
+    let addr =
+        printed.trim_end().trim_start_matches("listening on http://").trim_end_matches('/').to_string();
+    let bridge = Bridge { child, addr, stderr };
+    let mut slow: Vec<TcpStream> = (0..80)
+        .map(|i| {
+            let mut s = TcpStream::connect(&bridge.addr).expect("connects");
+            if i % 2 == 0 {
+                let _ = s.write_all(b"GET / HTTP/1.1\r\n");
+            }
+            s
+        })
+        .collect();
+    let feed = thread::spawn(move || {
+        for _ in 0..20 {
+            for s in &mut slow {
+                let _ = s.write_all(b"X");
+            }
+            thread::sleep(Duration::from_millis(250));
+        }
+    });
+    thread::sleep(Duration::from_millis(500));
+    let started = Instant::now();
+    let (status, body) = bridge.get("/");
+    assert!(status.contains(" 200 "), "{status}");
+    assert!(body.contains("<html"), "the page");
+    let mut ws = bridge.open();
+    send(&mut ws, "1 isready");
+    assert_eq!(line(&mut ws), "1 isready");
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(3), "the page waited {took:?} behind slow senders");
+    feed.join().expect("the feeder ends");
+}
+
+#[test]
+fn a_connection_that_sends_no_headers_is_closed_after_the_header_timeout() {
+    let bridge = Bridge::start("cat", &["--header-timeout", "1"]);
+    for opening in [&b""[..], b"GET / HTTP/1.1\r\nHost: x\r\n"] {
+        let mut s = TcpStream::connect(&bridge.addr).expect("connects");
+        s.set_read_timeout(Some(Duration::from_secs(10))).expect("a timeout");
+        s.write_all(opening).expect("writes");
+        let started = Instant::now();
+        let mut rest = Vec::new();
+        let _ = s.read_to_end(&mut rest);
+        let took = started.elapsed();
+        assert!(took >= Duration::from_millis(900) && took < Duration::from_secs(5), "closed after {took:?}");
+    }
+}
+
+#[test]
+fn the_empty_line_after_a_response_is_not_held_back() {
+    let bridge = Bridge::start(&engine().display().to_string(), &[]);
+    let mut ws = bridge.open();
+    let mut gaps = Vec::new();
+    for i in 0..30 {
+        send(&mut ws, &format!("{i} isready"));
+        assert_eq!(line(&mut ws), format!("={i} readyok"));
+        let answered = Instant::now();
+        assert_eq!(line(&mut ws), "");
+        gaps.push(answered.elapsed());
+    }
+    gaps.sort();
+    let median = gaps[gaps.len() / 2];
+    // With Nagle's algorithm on the bridge's socket the empty line waits for the client's delayed
+    // ACK, about 40 ms; without it, microseconds.
+    assert!(median < Duration::from_millis(20), "median gap {median:?}: {gaps:?}");
+}
+
+#[test]
+fn a_message_is_one_line_and_text() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let bridge = Bridge::start(&stubborn_engine(dir.path()), &[]);
+    let mut ws = bridge.open();
+    send(&mut ws, "1 isready\r");
+    let pid = read_pid(dir.path());
+    send(&mut ws, "2 isready\nquit");
+    match next(&mut ws) {
+        Said::Closed(code, reason) => {
+            assert_eq!(code, 1008, "{reason}");
+            assert!(reason.contains("line break"), "{reason}");
+        }
+        other => panic!("expected the connection closed, got {other:?}"),
+    }
+    wait_until("the engine's end", Duration::from_secs(10), || !group_alive(pid));
+    let log = fs::read_to_string(dir.path().join("log")).expect("the engine's log");
+    assert_eq!(log, "1 isready\nquit\n", "the two-line message never reached the engine");
+
+    let mut ws = bridge.open();
+    ws.send(Message::binary(b"3 isready".to_vec())).expect("sends");
+    match next(&mut ws) {
+        Said::Closed(code, reason) => assert_eq!(code, 1003, "{reason}"),
+        other => panic!("expected the connection closed, got {other:?}"),
+    }
+}
+
+#[test]
+fn invalid_utf8_and_protocol_violations_get_their_rfc_close_codes() {
+    let bridge = Bridge::start("cat", &[]);
+    let headers = [("Host", &bridge.addr[..]), ("Origin", &bridge.origin()[..])];
+    let (code, mut s) = raw_upgrade(&bridge.addr, &headers);
+    assert_eq!(code, 101);
+    raw_frame(&mut s, 0x81, b"1 ok");
+    raw_frame(&mut s, 0x81, b"2 n\xffme");
+    assert_eq!(raw_close_code(&mut s), Some(1007), "a text frame that is not UTF-8");
+
+    let (_, mut s) = raw_upgrade(&bridge.addr, &headers);
+    raw_frame(&mut s, 0x81 | 0x40, b"1 isready");
+    assert_eq!(raw_close_code(&mut s), Some(1002), "a reserved bit set");
+
+    let (_, mut s) = raw_upgrade(&bridge.addr, &headers);
+    raw_frame(&mut s, 0x80, b"a continuation of nothing");
+    assert_eq!(raw_close_code(&mut s), Some(1002), "a continuation frame first");
 }
