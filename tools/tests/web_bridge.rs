@@ -66,6 +66,30 @@ impl Bridge {
         Ok(socket)
     }
 
+    /// The page's own origin over a socket whose receive buffer is 4 KiB and does not grow, so
+    /// that what the page does not read soon fills every buffer on the way.
+    fn open_with_small_buffer(&self) -> WebSocket<TcpStream> {
+        use std::os::fd::AsRawFd;
+        let stream = TcpStream::connect(&self.addr).expect("connects");
+        let size: libc::c_int = 4096;
+        // SAFETY: setsockopt(2) reads `size` (a c_int we own, its length given) and touches
+        // nothing else.
+        let r = unsafe {
+            libc::setsockopt(
+                stream.as_raw_fd(),
+                libc::SOL_SOCKET,
+                libc::SO_RCVBUF,
+                (&size as *const libc::c_int).cast(),
+                std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+            )
+        };
+        assert_eq!(r, 0, "setsockopt");
+        let mut request = format!("ws://{}/ws", self.addr).into_client_request().expect("a request");
+        request.headers_mut().insert("Origin", self.origin().parse().expect("a header value"));
+        let (socket, _) = tungstenite::client(request, stream).expect("the handshake");
+        socket
+    }
+
     fn open(&self) -> Socket {
         self.connect(Some(&self.origin())).expect("the page's own origin connects")
     }
@@ -532,13 +556,15 @@ fn a_close_frame_frees_the_slot_even_if_the_page_keeps_its_socket_open() {
     let dir = tempfile::tempdir().expect("a temp dir");
     let cmd = format!("echo $$ > {}/pid; exec {}", dir.path().display(), engine().display());
     let bridge = Bridge::start(&cmd, &["--max-engines", "1", "--max-commands-per-second", "100000"]);
-    let mut hog = bridge.open();
-    send(&mut hog, "0 isready");
+    let mut hog = bridge.open_with_small_buffer();
+    hog.send(Message::text("0 isready")).expect("sends");
     let pid = read_pid(dir.path());
     // Thousands of responses the page never reads fill every buffer on the way back to it.
     for i in 1..=3000 {
-        send(&mut hog, &format!("{i} help"));
+        hog.send(Message::text(format!("{i} help"))).expect("sends");
     }
+    // The engine answers until its output has nowhere to go.
+    thread::sleep(Duration::from_millis(1500));
     hog.close(None).expect("sends its Close frame");
     // ...and keeps the socket open without reading (`hog` lives to the end of the test).
     wait_until("the engine's end and reaping", Duration::from_secs(10), || !group_alive(pid));
@@ -673,4 +699,129 @@ fn invalid_utf8_and_protocol_violations_get_their_rfc_close_codes() {
     let (_, mut s) = raw_upgrade(&bridge.addr, &headers);
     raw_frame(&mut s, 0x80, b"a continuation of nothing");
     assert_eq!(raw_close_code(&mut s), Some(1002), "a continuation frame first");
+}
+
+#[test]
+fn an_idle_page_has_its_engine_ended_4006_and_can_come_back() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let bridge = Bridge::start(&stubborn_engine(dir.path()), &["--idle-timeout", "1"]);
+    let mut ws = bridge.open();
+    send(&mut ws, "1 isready");
+    let pid = read_pid(dir.path());
+    let started = Instant::now();
+    match next(&mut ws) {
+        Said::Closed(code, reason) => {
+            assert_eq!(code, 4006, "{reason}");
+            assert!(reason.contains("after 1 s without a command"), "{reason}");
+        }
+        other => panic!("expected the idle close, got {other:?}"),
+    }
+    let took = started.elapsed();
+    assert!(took >= Duration::from_millis(800) && took < Duration::from_secs(5), "{took:?}");
+    wait_until("the engine's end", Duration::from_secs(10), || !group_alive(pid));
+    // Lines keep a page alive; a new page gets a new engine.
+    fs::remove_file(dir.path().join("pid")).expect("removes the pid file");
+    let mut ws = bridge.open();
+    for i in 0..6 {
+        send(&mut ws, &format!("{i} isready"));
+        thread::sleep(Duration::from_millis(400));
+    }
+    read_pid(dir.path());
+    let log = dir.path().join("log");
+    wait_until("every line in the engine's log", Duration::from_secs(5), || {
+        fs::read_to_string(&log).is_ok_and(|l| l.lines().filter(|l| l.ends_with(" isready")).count() == 7)
+    });
+    assert!(matches!(next(&mut ws), Said::Closed(4006, _)), "then idle again");
+}
+
+#[test]
+fn a_page_over_its_commands_a_second_is_closed_4007() {
+    let bridge = Bridge::start("cat", &["--max-commands-per-second", "5"]);
+    let mut ws = bridge.open();
+    for i in 0..5 {
+        send(&mut ws, &format!("{i} fine"));
+    }
+    for i in 0..5 {
+        assert_eq!(line(&mut ws), format!("{i} fine"), "a burst of 5 passes");
+    }
+    thread::sleep(Duration::from_millis(450));
+    send(&mut ws, "5 fine");
+    send(&mut ws, "6 fine");
+    assert_eq!(line(&mut ws), "5 fine", "tokens come back at 5 a second");
+    assert_eq!(line(&mut ws), "6 fine");
+    for i in 7..12 {
+        send(&mut ws, &format!("{i} too many"));
+    }
+    loop {
+        match next(&mut ws) {
+            Said::Line(l) => assert!(l.ends_with("too many"), "{l}"),
+            Said::Closed(code, reason) => {
+                assert_eq!(code, 4007, "{reason}");
+                assert!(reason.contains("more than 5 commands a second"), "{reason}");
+                break;
+            }
+        }
+    }
+}
+
+#[test]
+fn public_origins_connect_by_their_names_and_no_one_else() {
+    let bridge = Bridge::start(
+        "cat",
+        &["--public-origin", "https://zatre.example.org", "--allow-host", "zatre-upstream"],
+    );
+    let own = bridge.origin();
+    let allowed: [&[(&str, &str)]; 4] = [
+        &[("Host", "zatre.example.org"), ("Origin", "https://zatre.example.org")],
+        &[("Host", "zatre-upstream"), ("Origin", "https://zatre.example.org")],
+        &[("Host", &bridge.addr), ("Origin", "https://zatre.example.org")],
+        &[("Host", &bridge.addr), ("Origin", &own)],
+    ];
+    for headers in allowed {
+        let (code, _) = raw_upgrade(&bridge.addr, headers);
+        assert_eq!(code, 101, "{headers:?}");
+    }
+    let refused: [&[(&str, &str)]; 4] = [
+        &[("Host", "zatre.example.org"), ("Origin", "http://zatre.example.org")],
+        &[("Host", "evil.example"), ("Origin", "https://zatre.example.org")],
+        &[("Host", "zatre.example.org"), ("Origin", "https://evil.example")],
+        &[("Host", "zatre.example.org"), ("Origin", "https://zatre.example.org:8443")],
+    ];
+    for headers in refused {
+        let (code, _) = raw_upgrade(&bridge.addr, headers);
+        assert_eq!(code, 403, "{headers:?}");
+    }
+    let run = Command::new(BRIDGE).args(["--public-origin", "zatre.example.org"]).output().expect("runs");
+    assert_eq!(run.status.code(), Some(2), "a bad origin is a usage error");
+    assert!(String::from_utf8_lossy(&run.stderr).contains("is not an origin"), "{run:?}");
+}
+
+#[test]
+fn the_log_names_the_peer_of_each_connect_refusal_and_engine_end() {
+    let bridge = Bridge::start("cat", &["--trusted-proxy", "127.0.0.1"]);
+    let (code, mut s) = raw_upgrade(
+        &bridge.addr,
+        &[("Host", &bridge.addr), ("Origin", &bridge.origin()), ("X-Forwarded-For", "10.1.1.1, 203.0.113.9")],
+    );
+    assert_eq!(code, 101);
+    raw_frame(&mut s, 0x88, &1000u16.to_be_bytes());
+    assert_eq!(raw_close_code(&mut s), Some(1000));
+    let (code, _) = raw_upgrade(&bridge.addr, &[("Host", &bridge.addr), ("Origin", "http://evil.example")]);
+    assert_eq!(code, 403);
+    wait_until("the log lines", Duration::from_secs(10), || bridge.stderr().contains("engine (pid"));
+    let log = bridge.stderr();
+    let via = "203.0.113.9 (via 127.0.0.1:";
+    assert!(log.lines().any(|l| l.contains(via) && l.contains("connected; engine started")), "{log}");
+    assert!(log.lines().any(|l| l.contains(via) && l.contains("the page closed; engine (pid")), "{log}");
+    assert!(log.lines().any(|l| l.contains("127.0.0.1:") && l.contains("refused a WebSocket")), "{log}");
+
+    // Without --trusted-proxy, X-Forwarded-For is anyone's word and is not logged.
+    let bridge = Bridge::start("cat", &[]);
+    let (code, _) = raw_upgrade(
+        &bridge.addr,
+        &[("Host", &bridge.addr), ("Origin", &bridge.origin()), ("X-Forwarded-For", "203.0.113.9")],
+    );
+    assert_eq!(code, 101);
+    wait_until("the log line", Duration::from_secs(10), || bridge.stderr().contains("connected"));
+    assert!(!bridge.stderr().contains("203.0.113.9"), "{}", bridge.stderr());
 }
