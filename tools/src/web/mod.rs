@@ -14,6 +14,7 @@
 
 mod accept;
 mod assets;
+pub mod client;
 mod engine;
 mod origin;
 mod session;
