@@ -262,7 +262,10 @@ fn a_killed_engine_reports_its_own_signal() {
     assert_eq!(comm.trim(), "zatre", "the bridge's child is the engine itself");
     let status = Command::new("kill").args(["-9", &kids[0].to_string()]).status().expect("kill runs");
     assert!(status.success());
-    assert_eq!(next(&mut ws), Said::Closed(4001, "the engine was killed by signal 9 (SIGKILL)".to_string()));
+    assert_eq!(
+        next(&mut ws),
+        Said::Closed(4001, "the engine was killed by a signal: SIGKILL (9)".to_string())
+    );
 }
 
 /// The pids of `parent`'s child processes.

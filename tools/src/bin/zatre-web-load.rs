@@ -30,8 +30,9 @@ struct Cli {
     /// The engine's time for each move.
     #[arg(long, value_name = "MS", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=60000))]
     movetime: u64,
-    /// A pause before each move, as a person takes (0: the page plays at once).
-    #[arg(long, value_name = "MS", default_value_t = 0)]
+    /// A pause before each move: the board page's own 30 ms between engine moves by default, a
+    /// person's thinking time for more.
+    #[arg(long, value_name = "MS", default_value_t = 30)]
     think: u64,
 }
 

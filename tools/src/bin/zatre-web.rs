@@ -43,7 +43,9 @@ struct Cli {
     #[arg(long, value_name = "SECONDS", default_value_t = 1800, value_parser = clap::value_parser!(u64).range(1..=604800))]
     idle_timeout: u64,
     /// At most this many commands a second from one page, in bursts of as many (close code 4007).
-    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=100000))]
+    /// The board page sends up to about 200 a second in an all-engine game whose moves are
+    /// instant (six commands a move, 30 ms apart).
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(1..=100000))]
     max_commands_per_second: u32,
     /// An origin (scheme://name[:port]) whose pages may connect, as a reverse proxy serves them;
     /// repeatable. Its name is then an allowed Host, with its port or none.

@@ -50,8 +50,8 @@ impl fmt::Display for Exit {
         match *self {
             Exit::Status(code) | Exit::NotFound(code) => write!(f, "the engine exited with status {code}"),
             Exit::Signal(sig) => match signal_name(sig) {
-                Some(name) => write!(f, "the engine was killed by signal {sig} ({name})"),
-                None => write!(f, "the engine was killed by signal {sig}"),
+                Some(name) => write!(f, "the engine was killed by a signal: {name} ({sig})"),
+                None => write!(f, "the engine was killed by a signal: {sig}"),
             },
             Exit::Hung => write!(f, "the engine closed its output"),
         }
@@ -268,11 +268,11 @@ mod tests {
         assert_eq!(Exit::of(ExitStatus::from_raw(127 << 8)), Exit::NotFound(127));
         assert_eq!(
             Exit::of(ExitStatus::from_raw(9)).to_string(),
-            "the engine was killed by signal 9 (SIGKILL)"
+            "the engine was killed by a signal: SIGKILL (9)"
         );
         assert_eq!(
             Exit::of(ExitStatus::from_raw(11)).to_string(),
-            "the engine was killed by signal 11 (SIGSEGV)"
+            "the engine was killed by a signal: SIGSEGV (11)"
         );
     }
 }
