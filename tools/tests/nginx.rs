@@ -16,8 +16,9 @@ use std::process::{Child, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use bridge_process::{connect, http_get, line, raw_upgrade, send, Bridge, Socket};
+use bridge_process::{connect, http_get, raw_upgrade, Bridge};
 use engine_path::engine;
+use zatre_tools::web::client::PageClient;
 
 /// nginx from Debian's package, if installed.
 fn nginx() -> Option<PathBuf> {
@@ -117,28 +118,11 @@ impl Drop for Nginx {
     }
 }
 
-/// Sends `<id> <command>` and reads its response: the lines before the empty one that ends it,
-/// `info` lines left out.
-fn ask(ws: &mut Socket, id: u32, command: &str) -> Vec<String> {
-    send(ws, &format!("{id} {command}"));
-    let mut lines = Vec::new();
-    loop {
-        let l = line(ws);
-        if l.is_empty() {
-            return lines;
-        }
-        if !l.starts_with("info ") {
-            lines.push(l);
-        }
-    }
-}
-
-/// The payload of a successful response to `id`.
-fn ok(response: &[String], id: u32) -> String {
-    let first = response.first().map(String::as_str).unwrap_or_default();
-    let prefix = format!("={id}");
-    assert!(first.starts_with(&prefix), "expected `={id} ...`, got {response:?}");
-    first[prefix.len()..].trim_start().to_string()
+/// The payload of a successful response.
+fn ok(client: &mut PageClient, command: &str) -> String {
+    let r = client.ask(command).unwrap_or_else(|e| panic!("{command}: {e}"));
+    assert!(r.ok, "{command}: ?{}", r.payload());
+    r.payload().to_string()
 }
 
 #[test]
@@ -166,37 +150,38 @@ fn games_are_played_through_nginx_balancing_two_bridges() {
     assert!(status.contains(" 200 "), "{status}");
     assert!(body.contains("export class"), "the protocol client module");
 
-    // Four pages, two games each way round: the balancer spreads them over both bridges.
-    let mut pages: Vec<Socket> =
-        (0..4).map(|_| connect(&proxy, Some(&public)).expect("the public origin connects")).collect();
-    for (n, ws) in pages.iter_mut().enumerate() {
-        let mut id = 0;
-        let mut next_id = || {
-            id += 1;
-            id
-        };
-        let i = next_id();
-        assert_eq!(ok(&ask(ws, i, &format!("newgame seed {n}")), i), "");
+    // Four pages, each a game of its own: the balancer spreads them over both bridges.
+    let url = format!("ws://{proxy}/ws");
+    let mut pages: Vec<PageClient> = (0..4)
+        .map(|_| {
+            PageClient::connect(&url, &public, Duration::from_secs(30)).expect("the public origin connects")
+        })
+        .collect();
+    for (n, page) in pages.iter_mut().enumerate() {
+        assert_eq!(ok(page, &format!("newgame seed {n}")), "");
+        let mut played = Vec::new();
         for _turn in 0..4 {
-            let i = next_id();
-            let hand = ok(&ask(ws, i, "draw"), i);
+            let hand = ok(page, "draw");
             assert!(
                 !hand.is_empty() && hand.split(' ').all(|v| v == "-" || v.parse::<u8>().is_ok()),
                 "a hand: {hand}"
             );
-            let i = next_id();
-            let best = ok(&ask(ws, i, "go movetime 100"), i);
-            let mv = best
-                .strip_prefix("bestmove ")
-                .and_then(|r| r.split(' ').next())
-                .unwrap_or_else(|| panic!("a bestmove: {best}"));
-            let i = next_id();
-            let placed = ok(&ask(ws, i, &format!("place {mv}")), i);
+            let best = ok(page, "go movetime 100");
+            let mv = best.strip_prefix("bestmove ").and_then(|r| r.split(' ').next());
+            let mv = mv.unwrap_or_else(|| panic!("a bestmove: {best}"));
+            let placed = ok(page, &format!("place {mv}"));
             assert!(placed.starts_with("points ") && placed.contains(" crosses "), "{placed}");
+            played.push(mv.to_string());
         }
-        let i = next_id();
-        let history = ok(&ask(ws, i, "history"), i);
-        assert!(!history.is_empty(), "the game went on record");
+        let history = ok(page, "history");
+        let moves: Vec<&str> = history
+            .split(" moves ")
+            .nth(1)
+            .unwrap_or_default()
+            .split(' ')
+            .filter(|t| !t.starts_with('+'))
+            .collect();
+        assert_eq!(moves, played, "the game went on record: {history}");
     }
     for (k, b) in bridges.iter().enumerate() {
         let log = b.stderr();
