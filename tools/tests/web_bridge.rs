@@ -9,14 +9,14 @@ use std::fs;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use tungstenite::Message;
 
-use bridge_process::{line, next, raw_upgrade, send, Bridge, Said};
-use engine_path::{engine, first_line, BRIDGE};
+use bridge_process::{expect_close, line, next, raw_upgrade, send, Bridge, Said};
+use engine_path::{engine, BRIDGE};
 
 /// Whether any live (not zombie) process is in process group `group`, or the process `group`
 /// itself exists in any state.
@@ -162,13 +162,7 @@ fn a_line_over_the_limit_closes_the_connection_with_a_message() {
     // 64 KiB is still a line; one byte more (and a trailing \r) is not.
     send(&mut ws, &"x".repeat(65536));
     send(&mut ws, &"y".repeat(65538));
-    match next(&mut ws) {
-        Said::Closed(code, reason) => {
-            assert_eq!(code, 4003, "{reason}");
-            assert!(reason.contains("longer than 65536 bytes"), "{reason}");
-        }
-        other => panic!("expected the connection closed, got {other:?}"),
-    }
+    expect_close(&mut ws, 4003, "longer than 65536 bytes");
     wait_until("the engine's end", Duration::from_secs(10), || !group_alive(pid));
     let log = fs::read_to_string(dir.path().join("log")).expect("the engine's log");
     let lines: Vec<&str> = log.lines().collect();
@@ -214,13 +208,19 @@ fn a_real_engine_quits_at_once_when_the_page_closes() {
     assert!(closed.elapsed() < Duration::from_millis(900), "quit ended it before the grace ran out");
 }
 
-#[test]
-fn an_engine_that_exits_or_crashes_is_reported_to_the_page() {
+/// A bridge running the real engine and a page that asked it `command`, answered `answer`.
+fn real_engine_page(command: &str, answer: &str) -> (Bridge, bridge_process::Socket) {
     let bridge = Bridge::start(&engine().display().to_string(), &[]);
     let mut ws = bridge.open();
-    send(&mut ws, "4 quit");
-    assert_eq!(line(&mut ws), "=4");
-    assert_eq!(line(&mut ws), "");
+    send(&mut ws, command);
+    assert_eq!(line(&mut ws), answer);
+    assert_eq!(line(&mut ws), "", "every response ends with an empty line");
+    (bridge, ws)
+}
+
+#[test]
+fn an_engine_that_exits_or_crashes_is_reported_to_the_page() {
+    let (_bridge, mut ws) = real_engine_page("4 quit", "=4");
     assert_eq!(next(&mut ws), Said::Closed(4001, "the engine exited with status 0".to_string()));
 
     let crash = Bridge::start("read l; echo half a line; exit 3", &[]);
@@ -251,11 +251,7 @@ fn a_missing_engine_is_not_started_4004() {
 
 #[test]
 fn a_killed_engine_reports_its_own_signal() {
-    let bridge = Bridge::start(&engine().display().to_string(), &[]);
-    let mut ws = bridge.open();
-    send(&mut ws, "1 isready");
-    assert_eq!(line(&mut ws), "=1 readyok");
-    assert_eq!(line(&mut ws), "");
+    let (bridge, mut ws) = real_engine_page("1 isready", "=1 readyok");
     let kids = children(bridge.child.id());
     assert_eq!(kids.len(), 1, "one engine process, no wrapper: {kids:?}");
     let comm = fs::read_to_string(format!("/proc/{}/comm", kids[0])).unwrap_or_default();
@@ -401,12 +397,13 @@ fn a_close_frame_frees_the_slot_even_if_the_page_keeps_its_socket_open() {
     let dir = tempfile::tempdir().expect("a temp dir");
     let cmd = format!("echo $$ > {}/pid; exec {}", dir.path().display(), engine().display());
     let bridge = Bridge::start(&cmd, &["--max-engines", "1", "--max-commands-per-second", "100000"]);
-    let mut hog = bridge.open_with_small_buffer();
-    hog.send(Message::text("0 isready")).expect("sends");
+    let mut hog = bridge.open();
+    send(&mut hog, "0 isready");
     let pid = read_pid(dir.path());
-    // Thousands of responses the page never reads fill every buffer on the way back to it.
+    // Thousands of responses (6.6 MB) the page never reads fill every buffer on the way back to
+    // it: the bridge is stuck sending when the Close frame comes.
     for i in 1..=3000 {
-        hog.send(Message::text(format!("{i} help"))).expect("sends");
+        send(&mut hog, &format!("{i} help"));
     }
     // The engine answers until its output has nowhere to go.
     thread::sleep(Duration::from_millis(1500));
@@ -420,22 +417,30 @@ fn a_close_frame_frees_the_slot_even_if_the_page_keeps_its_socket_open() {
 }
 
 #[test]
+fn a_page_far_ahead_of_an_engine_that_reads_nothing_is_closed_4007() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let bridge = Bridge::start(&format!("echo $$ > {}/pid; exec sleep 60", dir.path().display()), &[]);
+    let mut ws = bridge.open();
+    let line = "x".repeat(60_000);
+    // The engine's input pipe holds a line or so, the bridge 64 more: the page is told, not
+    // buffered for without end, and still heard while the engine takes nothing.
+    for _ in 0..100 {
+        if ws.send(Message::text(line.clone())).is_err() {
+            break;
+        }
+    }
+    let pid = read_pid(dir.path());
+    expect_close(&mut ws, 4007, "more than 64 commands wait for the engine");
+    wait_until("the engine's end", Duration::from_secs(10), || !group_alive(pid));
+}
+
+#[test]
 fn slow_header_senders_cannot_starve_other_clients() {
     // An open-file limit of 64 and 80 connections that send their headers a byte at a time, or
     // nothing: the page still loads and plays at once.
-    let cmd = format!("ulimit -n 64 && exec {BRIDGE} \"$@\"");
-    let stderr = tempfile::NamedTempFile::new().expect("a temp file");
-    let mut child = Command::new("sh")
-        .args(["-c", &cmd, "zatre-web", "--port", "0", "--engine", "cat"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(stderr.reopen().expect("the temp file reopens"))
-        .spawn()
-        .expect("zatre-web starts");
-    let printed = first_line(&mut child);
-    let addr =
-        printed.trim_end().trim_start_matches("listening on http://").trim_end_matches('/').to_string();
-    let bridge = Bridge { child, addr, stderr };
+    let mut shell = Command::new("sh");
+    shell.args(["-c", &format!("ulimit -n 64 && exec {BRIDGE} \"$@\""), "zatre-web"]);
+    let bridge = Bridge::start_by(shell, "cat", &[]);
     let mut slow: Vec<TcpStream> = (0..80)
         .map(|i| {
             let mut s = TcpStream::connect(&bridge.addr).expect("connects");
@@ -508,23 +513,14 @@ fn a_message_is_one_line_and_text() {
     send(&mut ws, "1 isready\r");
     let pid = read_pid(dir.path());
     send(&mut ws, "2 isready\nquit");
-    match next(&mut ws) {
-        Said::Closed(code, reason) => {
-            assert_eq!(code, 1008, "{reason}");
-            assert!(reason.contains("line break"), "{reason}");
-        }
-        other => panic!("expected the connection closed, got {other:?}"),
-    }
+    expect_close(&mut ws, 1008, "line break");
     wait_until("the engine's end", Duration::from_secs(10), || !group_alive(pid));
     let log = fs::read_to_string(dir.path().join("log")).expect("the engine's log");
     assert_eq!(log, "1 isready\nquit\n", "the two-line message never reached the engine");
 
     let mut ws = bridge.open();
     ws.send(Message::binary(b"3 isready".to_vec())).expect("sends");
-    match next(&mut ws) {
-        Said::Closed(code, reason) => assert_eq!(code, 1003, "{reason}"),
-        other => panic!("expected the connection closed, got {other:?}"),
-    }
+    expect_close(&mut ws, 1003, "binary messages are refused");
 }
 
 #[test]
@@ -554,13 +550,7 @@ fn an_idle_page_has_its_engine_ended_4006_and_can_come_back() {
     send(&mut ws, "1 isready");
     let pid = read_pid(dir.path());
     let started = Instant::now();
-    match next(&mut ws) {
-        Said::Closed(code, reason) => {
-            assert_eq!(code, 4006, "{reason}");
-            assert!(reason.contains("after 1 s without a command"), "{reason}");
-        }
-        other => panic!("expected the idle close, got {other:?}"),
-    }
+    expect_close(&mut ws, 4006, "after 1 s without a command");
     let took = started.elapsed();
     assert!(took >= Duration::from_millis(800) && took < Duration::from_secs(5), "{took:?}");
     wait_until("the engine's end", Duration::from_secs(10), || !group_alive(pid));

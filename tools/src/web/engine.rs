@@ -20,6 +20,9 @@ use tokio::time::timeout;
 /// How long an engine has to exit after `quit` (or the end of its input) before it is killed.
 pub const GRACE: Duration = Duration::from_millis(1000);
 
+/// At most this many lines wait for the engine to take them (beyond what its input pipe holds).
+pub const MAX_WAITING: usize = 64;
+
 /// The process groups of the running engines, so that a stop can end them all.
 pub type Groups = Arc<Mutex<HashSet<i32>>>;
 
@@ -27,6 +30,11 @@ pub type Groups = Arc<Mutex<HashSet<i32>>>;
 pub struct Engine {
     child: Child,
     stdin: Option<ChildStdin>,
+    /// Lines for the engine not written yet (the first maybe in part: from `sent` on).
+    out: Vec<u8>,
+    sent: usize,
+    /// How many lines `out` holds from `sent` on.
+    waiting: usize,
     /// Its process id, which is also its process group's.
     pid: i32,
     groups: Groups,
@@ -121,7 +129,7 @@ impl Engine {
             lock(groups).insert(pid);
         }
         let stdin = child.stdin.take();
-        Ok(Engine { child, stdin, pid, groups: groups.clone() })
+        Ok(Engine { child, stdin, out: Vec::new(), sent: 0, waiting: 0, pid, groups: groups.clone() })
     }
 
     /// The process id (and group id).
@@ -134,24 +142,80 @@ impl Engine {
         self.child.stdout.take()
     }
 
-    /// Writes one line and its `\n`.
+    /// Queues one line (its `\n` added) for [`Engine::write_some`]; false when [`MAX_WAITING`]
+    /// lines wait already. Once the engine's input is closed, lines are dropped.
+    pub fn push_line(&mut self, bytes: &[u8]) -> bool {
+        if self.stdin.is_none() {
+            return true;
+        }
+        if self.waiting >= MAX_WAITING {
+            return false;
+        }
+        self.push_line_anyway(bytes);
+        true
+    }
+
+    /// Whether queued lines wait to be written.
+    pub fn has_waiting(&self) -> bool {
+        self.sent < self.out.len()
+    }
+
+    /// Writes what the engine's input takes of the queued lines, once; cancel safe (a write
+    /// that did not complete wrote nothing). When the input is closed (the engine is gone) the
+    /// queue is dropped: the engine's output closing reports that.
     ///
     /// # Errors
     /// When the engine's input is closed.
-    pub async fn write_line(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+    pub async fn write_some(&mut self) -> std::io::Result<()> {
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(std::io::ErrorKind::BrokenPipe.into());
         };
-        stdin.write_all(bytes).await?;
-        stdin.write_all(b"\n").await?;
-        stdin.flush().await
+        match stdin.write(&self.out[self.sent..]).await {
+            Ok(n) => {
+                self.waiting -= self.out[self.sent..self.sent + n].iter().filter(|&&b| b == b'\n').count();
+                self.sent += n;
+                if self.sent == self.out.len() {
+                    self.out.clear();
+                    self.sent = 0;
+                }
+                Ok(())
+            }
+            Err(e) => {
+                self.stdin = None;
+                self.out.clear();
+                self.sent = 0;
+                self.waiting = 0;
+                Err(e)
+            }
+        }
     }
 
-    /// Ends the engine: with `ask`, `quit` and the end of its input first and [`GRACE`] to exit;
+    /// Writes the queued lines, then `quit`.
+    async fn quit(&mut self) -> std::io::Result<()> {
+        self.push_line_anyway(b"quit");
+        while self.has_waiting() {
+            self.write_some().await?;
+        }
+        match self.stdin.as_mut() {
+            Some(stdin) => stdin.flush().await,
+            None => Err(std::io::ErrorKind::BrokenPipe.into()),
+        }
+    }
+
+    fn push_line_anyway(&mut self, bytes: &[u8]) {
+        if self.stdin.is_some() {
+            self.out.extend_from_slice(bytes);
+            self.out.push(b'\n');
+            self.waiting += 1;
+        }
+    }
+
+    /// Ends the engine: with `ask`, the lines queued and `quit` (within [`GRACE`]) and the end of
+    /// its input first, and [`GRACE`] to exit;
     /// then its whole process group is killed and the engine reaped.
     pub async fn end(mut self, ask: bool) {
         if ask {
-            let _ = timeout(GRACE, self.write_line(b"quit")).await;
+            let _ = timeout(GRACE, self.quit()).await;
             self.stdin = None;
             self.exited_within(GRACE).await;
         }

@@ -15,7 +15,7 @@ use tokio::process::ChildStdout;
 use tokio::sync::Semaphore;
 use tokio::time::{timeout, Instant};
 
-use super::engine::{Engine, Exit, Groups};
+use super::engine::{Engine, Exit, Groups, MAX_WAITING};
 
 /// The longest engine output line relayed; a longer one ends the connection.
 const MAX_ENGINE_LINE: usize = 1 << 20;
@@ -41,7 +41,8 @@ pub enum CloseReason {
     /// Neither the page nor the engine said anything for `--idle-timeout`: the engine was ended;
     /// the page may reconnect and restore its game with `position <history>`.
     Idle = 4006,
-    /// The page sent more commands a second than `--max-commands-per-second`.
+    /// The page sent more commands a second than `--max-commands-per-second`, or ran more than
+    /// 64 commands ahead of an engine that takes none.
     TooManyCommands = 4007,
     /// RFC 6455 1002: the page broke the WebSocket protocol (an unmasked frame, reserved bits, a
     /// bad fragment).
@@ -124,20 +125,33 @@ pub async fn run(socket: WebSocket, page: Page) {
     let said = || last_said.store(millis(started.elapsed()), Ordering::Relaxed);
     let printed = AtomicBool::new(false);
     let end = {
+        // Reads the page and writes to the engine at once, so that a page is heard (its Close
+        // frame above all) even while the engine takes no input.
         let to_engine = async {
             let mut bucket = Bucket::new(page.limits.commands_per_second);
-            while let Some(msg) = stream.next().await {
+            loop {
+                let msg = tokio::select! {
+                    msg = stream.next() => msg,
+                    written = engine.write_some(), if engine.has_waiting() => {
+                        if let Err(e) = written {
+                            // The engine is gone; its stdout closing reports that.
+                            log::debug!("{}: cannot write to the engine: {e}", page.peer);
+                        }
+                        continue;
+                    }
+                };
                 let text = match msg {
-                    Ok(Message::Text(t)) => t,
-                    Ok(Message::Binary(_)) => {
+                    None => return End::PageClosed,
+                    Some(Ok(Message::Text(t))) => t,
+                    Some(Ok(Message::Binary(_))) => {
                         return End::Page(
                             CloseReason::BinaryMessage,
                             "binary messages are refused: send text".into(),
                         )
                     }
-                    Ok(Message::Close(_)) => return End::PageClosed,
-                    Ok(Message::Ping(_) | Message::Pong(_)) => continue,
-                    Err(e) => return socket_error(e),
+                    Some(Ok(Message::Close(_))) => return End::PageClosed,
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    Some(Err(e)) => return socket_error(e),
                 };
                 let line = text.as_str().strip_suffix('\r').unwrap_or(text.as_str());
                 if line.contains(['\n', '\r']) {
@@ -152,12 +166,11 @@ pub async fn run(socket: WebSocket, page: Page) {
                     );
                 }
                 said();
-                if let Err(e) = engine.write_line(line.as_bytes()).await {
-                    // The engine is gone; its stdout closing reports that.
-                    log::debug!("{}: cannot write to the engine: {e}", page.peer);
+                if !engine.push_line(line.as_bytes()) {
+                    let why = format!("more than {MAX_WAITING} commands wait for the engine to take them");
+                    return End::Page(CloseReason::TooManyCommands, why);
                 }
             }
-            End::PageClosed
         };
         let to_page = async {
             let mut reader = BufReader::new(stdout);

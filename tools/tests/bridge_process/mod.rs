@@ -55,8 +55,14 @@ pub struct Bridge {
 
 impl Bridge {
     pub fn start(engine_cmd: &str, extra: &[&str]) -> Bridge {
+        Bridge::start_by(Command::new(BRIDGE), engine_cmd, extra)
+    }
+
+    /// Starts the bridge by `command` (the bridge itself, or a shell that runs it with the
+    /// arguments that follow), on a free port.
+    pub fn start_by(mut command: Command, engine_cmd: &str, extra: &[&str]) -> Bridge {
         let stderr = tempfile::NamedTempFile::new().expect("a temp file");
-        let mut child = Command::new(BRIDGE)
+        let mut child = command
             .args(["--port", "0", "--engine", engine_cmd])
             .args(extra)
             .stdin(Stdio::null())
@@ -80,30 +86,6 @@ impl Bridge {
 
     pub fn connect(&self, origin: Option<&str>) -> Result<Socket, tungstenite::Error> {
         connect(&self.addr, origin)
-    }
-
-    /// The page's own origin over a socket whose receive buffer is 4 KiB and does not grow, so
-    /// that what the page does not read soon fills every buffer on the way.
-    pub fn open_with_small_buffer(&self) -> WebSocket<TcpStream> {
-        use std::os::fd::AsRawFd;
-        let stream = TcpStream::connect(&self.addr).expect("connects");
-        let size: libc::c_int = 4096;
-        // SAFETY: setsockopt(2) reads `size` (a c_int we own, its length given) and touches
-        // nothing else.
-        let r = unsafe {
-            libc::setsockopt(
-                stream.as_raw_fd(),
-                libc::SOL_SOCKET,
-                libc::SO_RCVBUF,
-                (&size as *const libc::c_int).cast(),
-                std::mem::size_of::<libc::c_int>() as libc::socklen_t,
-            )
-        };
-        assert_eq!(r, 0, "setsockopt");
-        let mut request = format!("ws://{}/ws", self.addr).into_client_request().expect("a request");
-        request.headers_mut().insert("Origin", self.origin().parse().expect("a header value"));
-        let (socket, _) = tungstenite::client(request, stream).expect("the handshake");
-        socket
     }
 
     pub fn open(&self) -> Socket {
@@ -147,6 +129,17 @@ pub fn next(socket: &mut Socket) -> Said {
             Ok(_) => continue,
             Err(e) => panic!("the socket failed instead of closing cleanly: {e}"),
         }
+    }
+}
+
+/// Reads on to the close and checks its code and that its reason holds `words`.
+pub fn expect_close(socket: &mut Socket, code: u16, words: &str) {
+    match next(socket) {
+        Said::Closed(c, reason) => {
+            assert_eq!(c, code, "{reason}");
+            assert!(reason.contains(words), "{reason}");
+        }
+        other => panic!("expected the connection closed, got {other:?}"),
     }
 }
 
