@@ -50,6 +50,17 @@ fn stubborn_engine(dir: &Path) -> String {
     )
 }
 
+/// A bridge running [`stubborn_engine`] and a page that sent it `first`: the engine's directory,
+/// the bridge, the page and the engine's pid.
+fn stubborn_page(first: &str) -> (tempfile::TempDir, Bridge, bridge_process::Socket, i32) {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let bridge = Bridge::start(&stubborn_engine(dir.path()), &[]);
+    let mut ws = bridge.open();
+    send(&mut ws, first);
+    let pid = read_pid(dir.path());
+    (dir, bridge, ws, pid)
+}
+
 fn read_pid(dir: &Path) -> i32 {
     let path = dir.join("pid");
     wait_until("the engine's pid file", Duration::from_secs(10), || {
@@ -154,11 +165,7 @@ fn connections_beyond_max_engines_are_refused_with_a_message() {
 
 #[test]
 fn a_line_over_the_limit_closes_the_connection_with_a_message() {
-    let dir = tempfile::tempdir().expect("a temp dir");
-    let bridge = Bridge::start(&stubborn_engine(dir.path()), &[]);
-    let mut ws = bridge.open();
-    send(&mut ws, "1 fine");
-    let pid = read_pid(dir.path());
+    let (dir, bridge, mut ws, pid) = stubborn_page("1 fine");
     // 64 KiB is still a line; one byte more (and a trailing \r) is not.
     send(&mut ws, &"x".repeat(65536));
     send(&mut ws, &"y".repeat(65538));
@@ -507,11 +514,7 @@ fn the_empty_line_after_a_response_is_not_held_back() {
 
 #[test]
 fn a_message_is_one_line_and_text() {
-    let dir = tempfile::tempdir().expect("a temp dir");
-    let bridge = Bridge::start(&stubborn_engine(dir.path()), &[]);
-    let mut ws = bridge.open();
-    send(&mut ws, "1 isready\r");
-    let pid = read_pid(dir.path());
+    let (dir, bridge, mut ws, pid) = stubborn_page("1 isready\r");
     send(&mut ws, "2 isready\nquit");
     expect_close(&mut ws, 1008, "line break");
     wait_until("the engine's end", Duration::from_secs(10), || !group_alive(pid));
