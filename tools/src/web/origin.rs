@@ -339,7 +339,8 @@ mod tests {
             Ok(()),
             "the default port"
         );
-        assert_eq!(check(&o, "http://zatre.example.org", "zatre.example.org"), Err(Refusal::ForeignOrigin));
+        // Not the public origin; as the page's own origin, a name that is not the bridge's.
+        assert_eq!(check(&o, "http://zatre.example.org", "zatre.example.org"), Err(Refusal::ForeignHost));
         assert_eq!(
             check(&o, "https://zatre.example.org.evil", "zatre.example.org"),
             Err(Refusal::ForeignOrigin)
