@@ -5,14 +5,18 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
+use std::net::IpAddr;
+use std::time::Duration;
+
 use clap::Parser;
-use zatre_tools::web::{bind, serve, Config};
+use zatre_tools::web::{bind, connections_within, serve, Config, HostName, PageLimits, PublicOrigin};
 
 /// The zatre board in the browser: open the address it prints and play.
 ///
 /// Each browser connection starts one engine from --engine, a command line run by `sh -c` in a
 /// process group of its own (default: the `zatre` binary beside this one), and the page talks to
-/// it over the text protocol. Only the page's own origin may connect.
+/// it over the text protocol. Only the page's own origin may connect, and the origins given with
+/// --public-origin. docs/operating.md tells how to run it on a server.
 #[derive(Parser, Debug)]
 #[command(version, about, long_about)]
 struct Cli {
@@ -28,10 +32,36 @@ struct Cli {
     /// At most this many engines (browser connections) at once.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=1024))]
     max_engines: u32,
+    /// At most this many TCP connections at once (lowered to fit the open-file limit); when all
+    /// are taken, a new one takes the place of the one longest waiting for a request.
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    max_connections: u32,
+    /// Seconds a connection has to send a request's headers, also between requests.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    header_timeout: u64,
+    /// Seconds without a line either way after which a page's engine is ended (close code 4006).
+    #[arg(long, value_name = "SECONDS", default_value_t = 1800, value_parser = clap::value_parser!(u64).range(1..=604800))]
+    idle_timeout: u64,
+    /// At most this many commands a second from one page, in bursts of as many (close code 4007).
+    /// The board page sends up to about 200 a second in an all-engine game whose moves are
+    /// instant (six commands a move, 30 ms apart).
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(1..=100000))]
+    max_commands_per_second: u32,
+    /// An origin (scheme://name[:port]) whose pages may connect, as a reverse proxy serves them;
+    /// repeatable. Its name is then an allowed Host, with its port or none.
+    #[arg(long, value_name = "URL")]
+    public_origin: Vec<PublicOrigin>,
+    /// One more Host (name[:port]) to accept with a public origin, for a proxy that sends its
+    /// upstream's name; repeatable.
+    #[arg(long, value_name = "HOST")]
+    allow_host: Vec<HostName>,
+    /// A proxy's address whose X-Forwarded-For names the client in the log; repeatable.
+    #[arg(long, value_name = "IP")]
+    trusted_proxy: Vec<IpAddr>,
 }
 
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
     let cli = Cli::parse();
     let engine = match cli.engine {
         Some(e) => e,
@@ -50,7 +80,34 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let config = Config { engine, max_engines: cli.max_engines as usize };
+    let max_engines = cli.max_engines as usize;
+    let wanted = cli.max_connections as usize;
+    let max_connections = match connections_within(wanted, max_engines, open_file_limit()) {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("zatre-web: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if max_connections < wanted {
+        eprintln!(
+            "zatre-web: warning: at most {max_connections} connections fit the open-file limit {} (--max-connections {wanted})",
+            open_file_limit()
+        );
+    }
+    let config = Config {
+        engine,
+        max_engines,
+        max_connections,
+        header_timeout: Duration::from_secs(cli.header_timeout),
+        limits: PageLimits {
+            idle: Duration::from_secs(cli.idle_timeout),
+            commands_per_second: cli.max_commands_per_second,
+        },
+        public_origins: cli.public_origin,
+        allow_hosts: cli.allow_host,
+        trusted_proxies: cli.trusted_proxy,
+    };
     runtime.block_on(async move {
         let listener = match bind(&cli.host, cli.port).await {
             Ok(l) => l,
@@ -74,6 +131,9 @@ fn main() -> ExitCode {
         let mut out = std::io::stdout();
         let _ = writeln!(out, "listening on http://{addr}/").and_then(|()| out.flush());
         log::info!("engine command line: {}", config.engine);
+        for o in &config.public_origins {
+            log::info!("public origin: {o}");
+        }
         match serve(listener, config, stop_signal()).await {
             Ok(()) => {
                 eprintln!("zatre-web: stopped");
@@ -101,6 +161,18 @@ async fn stop_signal() {
     tokio::select! {
         _ = tokio::signal::ctrl_c() => {},
         _ = term.recv() => {},
+    }
+}
+
+/// The soft limit on open files of this process.
+fn open_file_limit() -> u64 {
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: getrlimit(2) writes only into the struct we own.
+    let r = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) };
+    if r == 0 {
+        limit.rlim_cur
+    } else {
+        1024
     }
 }
 

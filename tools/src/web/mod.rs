@@ -1,24 +1,32 @@
 //! The bridge behind `zatre-web`: an HTTP server that serves the board page and, for each
 //! WebSocket connection of that page, starts one engine process and relays protocol lines between
-//! them verbatim. It owns the processes and who may connect; it never reads the game.
+//! them verbatim. It owns the processes, who may connect and the limits an operator sets; it never
+//! reads the game.
 //!
 //! The WebSocket carries one protocol line per text message, in both directions, without the
-//! `\n`. What the bridge itself has to say (the engine exited, too many engines, a line too long)
-//! ends the connection with a close code of [`CloseReason`] and a reason for a person, so the
-//! data the page gets is only ever what the engine printed.
+//! `\n`. What the bridge itself has to say (the engine exited, too many engines, a line too long,
+//! an idle page) ends the connection with a close code of [`CloseReason`] and a reason for a
+//! person, so the data the page gets is only ever what the engine printed.
+//!
+//! Limits: at most `max_connections` TCP connections are served at once (more wait in the
+//! listen queue), each must send its request headers within `header_timeout` (also between
+//! requests on a kept-alive connection), and at most `max_engines` of them hold an engine.
 
+mod accept;
 mod assets;
+pub mod client;
+mod engine;
 mod origin;
 mod session;
 
-use std::collections::HashSet;
 use std::future::Future;
 use std::io;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{FromRequestParts, State};
+use axum::extract::{FromRequestParts, Request, State};
 use axum::http::{header, HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -26,11 +34,21 @@ use axum::Router;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
-pub use origin::Origins;
-pub use session::CloseReason;
+use accept::Peer;
+
+pub use origin::{HostName, OriginError, Origins, PublicOrigin};
+pub use session::{CloseReason, PageLimits};
 
 /// The protocol's limit on one line, in bytes (PROTOCOL.md, Framing).
 pub const MAX_LINE: usize = 65536;
+
+/// The open files a page with an engine holds: its socket, the engine's stdin and stdout pipes
+/// and the handle the runtime waits on the engine with.
+pub const FILES_PER_ENGINE: usize = 4;
+
+/// Open files kept for everything but connections: the standard streams, the listener, the
+/// runtime's own, the engines' stderr.
+pub const FILES_RESERVED: usize = 32;
 
 /// How the bridge is set up.
 #[derive(Clone, Debug)]
@@ -39,6 +57,38 @@ pub struct Config {
     pub engine: String,
     /// At most this many engines run at once.
     pub max_engines: usize,
+    /// At most this many TCP connections are served at once; more wait to be accepted.
+    pub max_connections: usize,
+    /// A connection must send a request's headers within this time.
+    pub header_timeout: Duration,
+    /// What one page may do.
+    pub limits: PageLimits,
+    /// The origins of the pages served through a proxy (`--public-origin`).
+    pub public_origins: Vec<PublicOrigin>,
+    /// More `Host` values to accept with a public origin (`--allow-host`).
+    pub allow_hosts: Vec<HostName>,
+    /// Peers whose `X-Forwarded-For` names the client in the log (`--trusted-proxy`).
+    pub trusted_proxies: Vec<IpAddr>,
+}
+
+/// The most connections that fit in `open_files` descriptors when `max_engines` of them hold an
+/// engine: `wanted`, or fewer.
+///
+/// # Errors
+/// When not even the engines' connections fit.
+pub fn connections_within(wanted: usize, max_engines: usize, open_files: u64) -> Result<usize, String> {
+    let open_files = usize::try_from(open_files).unwrap_or(usize::MAX);
+    let engines = max_engines.saturating_mul(FILES_PER_ENGINE);
+    let room = open_files.saturating_sub(FILES_RESERVED).saturating_sub(engines);
+    // Each engine's connection is counted in `engines`; the rest take one file each.
+    let fits = room.saturating_add(max_engines);
+    if fits <= max_engines {
+        return Err(format!(
+            "{max_engines} engine(s) need about {} open files and the limit is {open_files}: raise it (ulimit -n, LimitNOFILE=) or lower --max-engines",
+            engines + FILES_RESERVED + 1
+        ));
+    }
+    Ok(wanted.min(fits))
 }
 
 /// What every connection shares.
@@ -46,8 +96,7 @@ struct Shared {
     config: Config,
     origins: Origins,
     slots: Arc<Semaphore>,
-    /// The process groups of the running engines, so that a stop can end them all.
-    groups: Arc<Mutex<HashSet<i32>>>,
+    groups: engine::Groups,
 }
 
 /// Binds the listening socket.
@@ -69,49 +118,79 @@ pub async fn serve(
     stop: impl Future<Output = ()> + Send,
 ) -> io::Result<()> {
     let addr: SocketAddr = listener.local_addr()?;
-    let groups = Arc::new(Mutex::new(HashSet::new()));
+    let groups: engine::Groups = Arc::new(Mutex::new(Default::default()));
+    let max_connections = config.max_connections;
+    let header_timeout = config.header_timeout;
     let shared = Arc::new(Shared {
         slots: Arc::new(Semaphore::new(config.max_engines)),
+        origins: Origins::new(addr, config.public_origins.clone(), config.allow_hosts.clone()),
         config,
-        origins: Origins::for_listener(addr),
         groups: groups.clone(),
     });
     let app = Router::new().route("/ws", get(websocket)).fallback(get(asset)).with_state(shared);
-    let result = tokio::select! {
-        r = axum::serve(listener, app) => r,
-        () = stop => Ok(()),
-    };
-    session::kill_all(&groups);
-    result
+    let accept = accept::serve(listener, app, max_connections, header_timeout);
+    tokio::select! {
+        () = accept => {},
+        () = stop => {},
+    }
+    engine::kill_all(&groups);
+    Ok(())
 }
 
-/// `GET /ws`: the engine connection, for the page's own origin only.
-async fn websocket(
-    State(shared): State<Arc<Shared>>,
-    headers: HeaderMap,
-    request: axum::extract::Request,
-) -> Response {
-    let origin = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok());
-    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
-    if !shared.origins.allows(origin, host) {
-        log::warn!("refused a WebSocket from origin {origin:?} host {host:?}");
-        return (StatusCode::FORBIDDEN, "forbidden: not the board's own origin\n").into_response();
+/// How the log names a peer: its address, and the client a trusted proxy forwards for.
+fn peer_name(addr: SocketAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> String {
+    if !trusted.contains(&addr.ip()) {
+        return addr.to_string();
     }
+    // The proxy appends the address it saw to the list: the last entry is the one it vouches for.
+    let forwarded = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .next_back()
+        .and_then(|a| a.trim().parse::<IpAddr>().ok());
+    match forwarded {
+        Some(client) => format!("{client} (via {addr})"),
+        None => addr.to_string(),
+    }
+}
+
+/// `GET /ws`: the engine connection, for the pages the operator serves only.
+async fn websocket(State(shared): State<Arc<Shared>>, request: Request) -> Response {
     let (mut parts, _body) = request.into_parts();
+    let Some(peer) = parts.extensions.get::<Peer>().cloned() else {
+        return (StatusCode::INTERNAL_SERVER_ERROR, "no peer\n").into_response();
+    };
+    let name = peer_name(peer.addr(), &parts.headers, &shared.config.trusted_proxies);
+    let values = |h| parts.headers.get_all(h).iter().map(|v| v.as_bytes()).collect::<Vec<_>>();
+    if let Err(why) = shared.origins.check(&values(header::ORIGIN), &values(header::HOST)) {
+        let shown = |h| String::from_utf8_lossy(&values(h).join(&b", "[..])).into_owned();
+        log::warn!(
+            "{name}: refused a WebSocket: {why} (origin {:?}, host {:?})",
+            shown(header::ORIGIN),
+            shown(header::HOST)
+        );
+        return (StatusCode::FORBIDDEN, format!("forbidden: {why}\n")).into_response();
+    }
     let upgrade = match WebSocketUpgrade::from_request_parts(&mut parts, &shared).await {
         Ok(u) => u,
         Err(rejection) => return rejection.into_response(),
     };
     // Frames and messages over the protocol's line limit (and a trailing `\r`) are refused by the
     // WebSocket layer before they are read whole.
-    upgrade.max_message_size(MAX_LINE + 1).max_frame_size(MAX_LINE + 1).on_upgrade(move |socket| {
-        session::run(
-            socket,
-            shared.config.engine.clone(),
-            shared.slots.clone(),
-            shared.groups.clone(),
-            shared.config.max_engines,
-        )
+    upgrade.max_message_size(MAX_LINE + 1).max_frame_size(MAX_LINE + 1).on_upgrade(move |socket| async move {
+        let page = session::Page {
+            peer: name,
+            engine: shared.config.engine.clone(),
+            slots: shared.slots.clone(),
+            max_engines: shared.config.max_engines,
+            groups: shared.groups.clone(),
+            limits: shared.config.limits,
+        };
+        session::run(socket, page).await;
+        // The connection's place under the cap is free once the page is done.
+        drop(peer);
     })
 }
 
@@ -134,8 +213,36 @@ async fn asset(uri: Uri) -> Response {
             (header::CONTENT_TYPE, file.content_type),
             (header::CACHE_CONTROL, "no-cache"),
             (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+            // No other site may frame the board (clickjacking) or learn its address.
+            (header::X_FRAME_OPTIONS, "DENY"),
+            (header::CONTENT_SECURITY_POLICY, "frame-ancestors 'none'"),
+            (header::REFERRER_POLICY, "no-referrer"),
         ],
         body,
     )
         .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn connections_fit_the_open_file_limit() {
+        assert_eq!(connections_within(512, 4, 65536), Ok(512));
+        // 64 files: 32 kept, 16 for four engines' pages, 16 more for other connections.
+        assert_eq!(connections_within(512, 4, 64), Ok(20));
+        assert!(connections_within(512, 16, 64).is_err());
+    }
+
+    #[test]
+    fn a_trusted_proxy_names_the_client_others_do_not() {
+        let peer: SocketAddr = "127.0.0.1:5000".parse().expect("an address");
+        let mut headers = HeaderMap::new();
+        headers.insert("x-forwarded-for", "10.9.9.9, 203.0.113.7".parse().expect("a value"));
+        let trusted: Vec<IpAddr> = vec!["127.0.0.1".parse().expect("an address")];
+        assert_eq!(peer_name(peer, &headers, &trusted), "203.0.113.7 (via 127.0.0.1:5000)");
+        assert_eq!(peer_name(peer, &headers, &[]), "127.0.0.1:5000");
+        assert_eq!(peer_name(peer, &HeaderMap::new(), &trusted), "127.0.0.1:5000");
+    }
 }

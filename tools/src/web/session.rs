@@ -1,211 +1,304 @@
-//! One page connection and its engine process: start it, relay lines both ways, and end it so that
-//! no process is left behind, telling the page why the connection ended.
+//! One page connection and its engine process: start it, relay lines both ways within the page's
+//! limits, and end it so that no process is left behind and the slot is free again, telling the
+//! page why the connection ended. Every step of the end is bounded in time: a page that stops
+//! reading, or keeps its socket open after its Close frame, holds nothing.
 
-use std::collections::HashSet;
-use std::process::Stdio;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
+use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
+use tokio::process::ChildStdout;
 use tokio::sync::Semaphore;
+use tokio::time::{timeout, Instant};
 
-/// How long an engine has to exit after `quit` before it is killed.
-const GRACE: Duration = Duration::from_millis(1000);
+use super::engine::{Engine, Exit, Groups, MAX_WAITING};
 
 /// The longest engine output line relayed; a longer one ends the connection.
 const MAX_ENGINE_LINE: usize = 1 << 20;
 
+/// How long the closing handshake with the page may take before the socket is dropped.
+const CLOSE_TIMEOUT: Duration = Duration::from_secs(2);
+
 /// Why the bridge closed a connection: the WebSocket close code the page reads (4000-4999 are
-/// free for applications), with a reason for a person in the close frame.
+/// free for applications; 1002, 1003, 1007 and 1008 are RFC 6455's), with a reason for a person in
+/// the close frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CloseReason {
-    /// The engine exited or closed its output.
+    /// The engine exited or closed its output (the reason gives its status or signal).
     EngineExited = 4001,
     /// `--max-engines` engines run already.
     TooManyEngines = 4002,
     /// The page sent a line longer than the protocol's limit.
     LineTooLong = 4003,
-    /// The engine could not be started.
+    /// The engine could not be started (no such program, not executable, no process left).
     EngineNotStarted = 4004,
     /// The engine printed a line longer than the bridge relays.
     EngineLineTooLong = 4005,
+    /// Neither the page nor the engine said anything for `--idle-timeout`: the engine was ended;
+    /// the page may reconnect and restore its game with `position <history>`.
+    Idle = 4006,
+    /// The page sent more commands a second than `--max-commands-per-second`, or ran more than
+    /// 64 commands ahead of an engine that takes none.
+    TooManyCommands = 4007,
+    /// RFC 6455 1002: the page broke the WebSocket protocol (an unmasked frame, reserved bits, a
+    /// bad fragment).
+    ProtocolError = 1002,
+    /// RFC 6455 1003: the page sent a binary message; the protocol is text.
+    BinaryMessage = 1003,
+    /// RFC 6455 1007: a text message that is not UTF-8.
+    NotUtf8 = 1007,
+    /// RFC 6455 1008: a message that breaks the bridge's rule of one protocol line per message (it
+    /// holds a line break).
+    NotOneLine = 1008,
+}
+
+/// What one page may do: the limits of `zatre-web`'s flags.
+#[derive(Clone, Copy, Debug)]
+pub struct PageLimits {
+    /// At most this long without a line either way; then the engine is ended (4006).
+    pub idle: Duration,
+    /// At most this many commands a second, with bursts of as many (4007).
+    pub commands_per_second: u32,
+}
+
+/// What one page connection needs from the bridge.
+pub struct Page {
+    /// The page's peer, as the log names it.
+    pub peer: String,
+    /// The engine's command line.
+    pub engine: String,
+    pub slots: Arc<Semaphore>,
+    pub max_engines: usize,
+    pub groups: Groups,
+    pub limits: PageLimits,
 }
 
 /// How the relay ended.
 enum End {
-    /// The page closed (or its socket failed).
+    /// The page closed (or its socket failed or ended).
     PageClosed,
-    /// The page sent a line over the limit.
-    PageLineTooLong,
+    /// The page broke a rule: the connection is closed with this code and reason.
+    Page(CloseReason, String),
     /// The engine's stdout closed.
     EngineExited,
     /// The engine printed an over-long line.
     EngineLineTooLong,
+    /// Nothing was said for the idle timeout.
+    Idle,
 }
 
+type Sink = SplitSink<WebSocket, Message>;
+
 /// Runs one connection to its end.
-pub async fn run(
-    socket: WebSocket,
-    engine: String,
-    slots: Arc<Semaphore>,
-    groups: Arc<Mutex<HashSet<i32>>>,
-    max_engines: usize,
-) {
+pub async fn run(socket: WebSocket, page: Page) {
     let (mut sink, mut stream) = socket.split();
-    let Ok(_permit) = slots.try_acquire_owned() else {
-        log::warn!("refused a connection: {max_engines} engines run already");
-        let why = format!(
-            "refused: {max_engines} engine(s) run already (--max-engines {max_engines}); close another board first"
-        );
+    let max = page.max_engines;
+    let Ok(permit) = page.slots.clone().try_acquire_owned() else {
+        log::warn!("{}: refused: {max} engine(s) run already (--max-engines)", page.peer);
+        let why =
+            format!("refused: {max} engine(s) run already (--max-engines {max}); close another board first");
         close(&mut sink, CloseReason::TooManyEngines, &why).await;
         return;
     };
-    let mut child = match spawn(&engine) {
-        Ok(c) => c,
+    let mut engine = match Engine::start(&page.engine, &page.groups) {
+        Ok(e) => e,
         Err(e) => {
-            log::error!("cannot start the engine `{engine}`: {e}");
+            log::error!("{}: cannot start the engine `{}`: {e}", page.peer, page.engine);
             close(&mut sink, CloseReason::EngineNotStarted, &format!("cannot start the engine: {e}")).await;
             return;
         }
     };
-    let group = child.id().and_then(|pid| i32::try_from(pid).ok());
-    if let Some(g) = group {
-        lock(&groups).insert(g);
-    }
-    log::info!("engine started (process group {group:?}): {engine}");
-    let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-        close(&mut sink, CloseReason::EngineNotStarted, "the engine has no pipes").await;
-        finish(&mut child, group, &groups).await;
+    log::info!("{}: connected; engine started (pid {})", page.peer, engine.pid());
+    let started = Instant::now();
+    let Some(stdout) = engine.take_stdout() else {
+        engine.end(false).await;
+        close(&mut sink, CloseReason::EngineNotStarted, "the engine has no output pipe").await;
         return;
     };
 
-    let to_engine = async {
-        while let Some(msg) = stream.next().await {
-            let bytes: Vec<u8> = match msg {
-                Ok(Message::Text(t)) => t.as_bytes().to_vec(),
-                Ok(Message::Binary(b)) => b.to_vec(),
-                Ok(Message::Close(_)) => return End::PageClosed,
-                Ok(Message::Ping(_) | Message::Pong(_)) => continue,
-                Err(e) => {
-                    log::info!("the page's socket ended: {e}");
-                    return if is_too_long(e) { End::PageLineTooLong } else { End::PageClosed };
-                }
-            };
-            if let Err(e) = write_line(&mut stdin, &bytes).await {
-                // The engine is gone; its stdout closing reports that.
-                log::info!("cannot write to the engine: {e}");
-            }
-        }
-        End::PageClosed
-    };
-    let to_page = async {
-        let mut reader = BufReader::new(stdout);
-        loop {
-            match read_line(&mut reader).await {
-                Line::Text(line) => {
-                    if sink.send(Message::Text(line.into())).await.is_err() {
-                        return End::PageClosed;
+    // When a line last went either way, in milliseconds since `started`.
+    let last_said = AtomicU64::new(0);
+    let said = || last_said.store(millis(started.elapsed()), Ordering::Relaxed);
+    let printed = AtomicBool::new(false);
+    let end = {
+        // Reads the page and writes to the engine at once, so that a page is heard (its Close
+        // frame above all) even while the engine takes no input.
+        let to_engine = async {
+            let mut bucket = Bucket::new(page.limits.commands_per_second);
+            loop {
+                let msg = tokio::select! {
+                    msg = stream.next() => msg,
+                    written = engine.write_some(), if engine.has_waiting() => {
+                        if let Err(e) = written {
+                            // The engine is gone; its stdout closing reports that.
+                            log::debug!("{}: cannot write to the engine: {e}", page.peer);
+                        }
+                        continue;
                     }
+                };
+                let text = match msg {
+                    None => return End::PageClosed,
+                    Some(Ok(Message::Text(t))) => t,
+                    Some(Ok(Message::Binary(_))) => {
+                        return End::Page(
+                            CloseReason::BinaryMessage,
+                            "binary messages are refused: send text".into(),
+                        )
+                    }
+                    Some(Ok(Message::Close(_))) => return End::PageClosed,
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    Some(Err(e)) => return socket_error(e),
+                };
+                let line = text.as_str().strip_suffix('\r').unwrap_or(text.as_str());
+                if line.contains(['\n', '\r']) {
+                    let why = "one protocol line per message: this one holds a line break";
+                    return End::Page(CloseReason::NotOneLine, why.into());
                 }
-                Line::TooLong => return End::EngineLineTooLong,
-                Line::Closed => return End::EngineExited,
+                if !bucket.take(Instant::now()) {
+                    let n = page.limits.commands_per_second;
+                    return End::Page(
+                        CloseReason::TooManyCommands,
+                        format!("more than {n} commands a second"),
+                    );
+                }
+                said();
+                if !engine.push_line(line.as_bytes()) {
+                    let why = format!("more than {MAX_WAITING} commands wait for the engine to take them");
+                    return End::Page(CloseReason::TooManyCommands, why);
+                }
             }
+        };
+        let to_page = async {
+            let mut reader = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                match read_line(&mut reader, &mut buf).await {
+                    Line::Text(line) => {
+                        said();
+                        printed.store(true, Ordering::Relaxed);
+                        if sink.send(Message::Text(line.into())).await.is_err() {
+                            return End::PageClosed;
+                        }
+                    }
+                    Line::TooLong => return End::EngineLineTooLong,
+                    Line::Closed => return End::EngineExited,
+                }
+            }
+        };
+        let idle = async {
+            loop {
+                let deadline =
+                    started + Duration::from_millis(last_said.load(Ordering::Relaxed)) + page.limits.idle;
+                if deadline <= Instant::now() {
+                    return End::Idle;
+                }
+                tokio::time::sleep_until(deadline).await;
+            }
+        };
+        tokio::select! {
+            e = to_engine => e,
+            e = to_page => e,
+            e = idle => e,
         }
-    };
-    let end = tokio::select! {
-        e = to_engine => e,
-        e = to_page => e,
     };
 
-    match end {
-        End::PageClosed | End::PageLineTooLong => {
-            if matches!(end, End::PageLineTooLong) {
-                let why = format!("the page sent a line longer than {} bytes", super::MAX_LINE);
-                close(&mut sink, CloseReason::LineTooLong, &why).await;
-            } else {
-                // Completes the closing handshake the page began (or finds the socket gone).
-                let _ = sink.close().await;
-            }
-            let _ = write_line(&mut stdin, b"quit").await;
-            drop(stdin);
-            let _ = tokio::time::timeout(GRACE, child.wait()).await;
-            finish(&mut child, group, &groups).await;
+    let peer = &page.peer;
+    let pid = engine.pid();
+    let (code, why) = match end {
+        End::PageClosed => {
+            // Completes the closing handshake the page began, or finds the socket gone.
+            let _ = timeout(CLOSE_TIMEOUT, sink.close()).await;
+            engine.end(true).await;
+            log::info!("{peer}: the page closed; engine (pid {pid}) ended after {:?}", started.elapsed());
+            drop(permit);
+            return;
+        }
+        End::Page(code, why) => {
+            log::warn!("{peer}: closed ({}): {why}", code as u16);
+            engine.end(true).await;
+            (code, why)
+        }
+        End::Idle => {
+            let secs = page.limits.idle.as_secs();
+            log::info!("{peer}: idle for {secs} s; ending engine (pid {pid})");
+            engine.end(true).await;
+            let why = format!("the engine was ended after {secs} s without a command; reconnect to go on");
+            (CloseReason::Idle, why)
         }
         End::EngineExited => {
-            drop(stdin);
-            let status = tokio::time::timeout(GRACE, child.wait()).await;
-            let why = match status {
-                Ok(Ok(s)) => match s.code() {
-                    Some(code) => format!("the engine exited with status {code}"),
-                    None => "the engine was killed by a signal".to_string(),
-                },
-                _ => "the engine closed its output".to_string(),
+            let exit = engine.wait_exit().await;
+            let (code, why) = match exit {
+                Exit::NotFound(status) if !printed.load(Ordering::Relaxed) => (
+                    CloseReason::EngineNotStarted,
+                    format!("cannot start the engine: the shell could not run it (status {status})"),
+                ),
+                exit => (CloseReason::EngineExited, exit.to_string()),
             };
-            log::info!("{why}");
-            finish(&mut child, group, &groups).await;
-            close(&mut sink, CloseReason::EngineExited, &why).await;
+            log::info!("{peer}: engine (pid {pid}) ended: {why}");
+            (code, why)
         }
         End::EngineLineTooLong => {
-            finish(&mut child, group, &groups).await;
+            engine.end(false).await;
             let why = format!("the engine printed a line longer than {MAX_ENGINE_LINE} bytes");
-            close(&mut sink, CloseReason::EngineLineTooLong, &why).await;
+            log::warn!("{peer}: {why}");
+            (CloseReason::EngineLineTooLong, why)
+        }
+    };
+    drop(permit);
+    close(&mut sink, code, &why).await;
+}
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// The socket failed: why, by what tungstenite says.
+fn socket_error(e: axum::Error) -> End {
+    use tungstenite::error::ProtocolError as P;
+    use tungstenite::Error as E;
+    let inner = e.into_inner();
+    match inner.downcast_ref::<E>() {
+        Some(E::Capacity(_)) => End::Page(
+            CloseReason::LineTooLong,
+            format!("the page sent a line longer than {} bytes", super::MAX_LINE),
+        ),
+        Some(E::Utf8(_)) => End::Page(CloseReason::NotUtf8, "a text message that is not UTF-8".into()),
+        Some(E::Protocol(P::ResetWithoutClosingHandshake)) | None => End::PageClosed,
+        Some(E::Protocol(p)) => {
+            End::Page(CloseReason::ProtocolError, format!("WebSocket protocol error: {p}"))
+        }
+        Some(_) => End::PageClosed,
+    }
+}
+
+/// A token bucket: `rate` tokens a second, at most `rate` held.
+struct Bucket {
+    rate: f64,
+    tokens: f64,
+    at: Instant,
+}
+
+impl Bucket {
+    fn new(rate: u32) -> Bucket {
+        Bucket { rate: f64::from(rate), tokens: f64::from(rate), at: Instant::now() }
+    }
+
+    /// Takes one token if there is one.
+    fn take(&mut self, now: Instant) -> bool {
+        let gained = now.saturating_duration_since(self.at).as_secs_f64() * self.rate;
+        self.tokens = (self.tokens + gained).min(self.rate);
+        self.at = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
         }
     }
-}
-
-/// Starts the engine by `sh -c` in a process group of its own; its stderr goes to ours.
-fn spawn(engine: &str) -> std::io::Result<Child> {
-    Command::new("sh")
-        .arg("-c")
-        .arg(engine)
-        .process_group(0)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .kill_on_drop(true)
-        .spawn()
-}
-
-/// Kills the engine's process group (whatever the shell started, too) and reaps the shell.
-async fn finish(child: &mut Child, group: Option<i32>, groups: &Mutex<HashSet<i32>>) {
-    if let Some(g) = group {
-        kill_group(g);
-        lock(groups).remove(&g);
-    }
-    let _ = child.kill().await;
-    log::info!("engine ended (process group {group:?})");
-}
-
-/// Kills every engine still running (the bridge is stopping).
-pub fn kill_all(groups: &Mutex<HashSet<i32>>) {
-    for g in lock(groups).drain() {
-        kill_group(g);
-    }
-}
-
-fn kill_group(group: i32) {
-    if group > 0 {
-        // SAFETY: kill(2) takes plain integers and touches no memory of ours. The group id is the
-        // engine shell's pid (process_group(0)), which stays reserved while the shell is unreaped
-        // or any member of its group lives, so this cannot hit a stranger's group.
-        unsafe {
-            libc::kill(-group, libc::SIGKILL);
-        }
-    }
-}
-
-fn lock(groups: &Mutex<HashSet<i32>>) -> std::sync::MutexGuard<'_, HashSet<i32>> {
-    // A poisoned set is still a set of ids; killing them is still right.
-    groups.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-async fn write_line(stdin: &mut ChildStdin, bytes: &[u8]) -> std::io::Result<()> {
-    stdin.write_all(bytes).await?;
-    stdin.write_all(b"\n").await?;
-    stdin.flush().await
 }
 
 enum Line {
@@ -215,38 +308,57 @@ enum Line {
 }
 
 /// One line of engine output, without its `\n` (and a `\r` before it); not UTF-8 is replaced.
-async fn read_line(reader: &mut BufReader<ChildStdout>) -> Line {
-    let mut buf = Vec::new();
-    match reader.take(MAX_ENGINE_LINE as u64 + 1).read_until(b'\n', &mut buf).await {
+/// Cancel safe: what a cancelled call read stays in `buf` for the next.
+async fn read_line(reader: &mut BufReader<ChildStdout>, buf: &mut Vec<u8>) -> Line {
+    let room = (MAX_ENGINE_LINE + 1).saturating_sub(buf.len()) as u64;
+    match reader.take(room).read_until(b'\n', buf).await {
         Ok(0) | Err(_) => Line::Closed,
         Ok(_) if buf.len() > MAX_ENGINE_LINE => Line::TooLong,
+        Ok(_) if buf.last() != Some(&b'\n') => Line::Closed,
         Ok(_) => {
-            if buf.last() == Some(&b'\n') {
-                buf.pop();
-            }
+            buf.pop();
             if buf.last() == Some(&b'\r') {
                 buf.pop();
             }
-            Line::Text(String::from_utf8_lossy(&buf).into_owned())
+            let line = String::from_utf8_lossy(buf).into_owned();
+            buf.clear();
+            Line::Text(line)
         }
     }
 }
 
-/// Whether the socket failed because a frame or message was over the size limit.
-fn is_too_long(e: axum::Error) -> bool {
-    matches!(e.into_inner().downcast_ref::<tungstenite::Error>(), Some(tungstenite::Error::Capacity(_)))
-}
-
-async fn close<S>(sink: &mut S, reason: CloseReason, why: &str)
-where
-    S: SinkExt<Message> + Unpin,
-{
+/// Sends a close frame and ends the socket, within [`CLOSE_TIMEOUT`].
+async fn close(sink: &mut Sink, reason: CloseReason, why: &str) {
     // A close reason is at most 123 bytes.
     let mut text = why.to_string();
     while text.len() > 123 {
         text.pop();
     }
     let frame = CloseFrame { code: reason as u16, reason: Utf8Bytes::from(text) };
-    let _ = sink.send(Message::Close(Some(frame))).await;
-    let _ = sink.close().await;
+    let _ = timeout(CLOSE_TIMEOUT, async {
+        let _ = sink.send(Message::Close(Some(frame))).await;
+        let _ = sink.close().await;
+    })
+    .await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bucket_allows_a_burst_then_its_rate() {
+        let start = Instant::now();
+        let mut b = Bucket::new(5);
+        b.at = start;
+        assert!((0..5).all(|_| b.take(start)), "a burst of 5");
+        assert!(!b.take(start), "the sixth at once is over");
+        assert!(!b.take(start + Duration::from_millis(100)), "half a token");
+        assert!(b.take(start + Duration::from_millis(200)), "one token after 200 ms");
+        assert!(!b.take(start + Duration::from_millis(200)));
+        // A long pause refills to the burst, no more.
+        let later = start + Duration::from_secs(60);
+        assert!((0..5).all(|_| b.take(later)));
+        assert!(!b.take(later));
+    }
 }
