@@ -270,17 +270,19 @@ mod tests {
                 vec![None, None, Some(-1.0)],
             ]
         );
-        // Four players in two teams: two sheets, team-mates share the value.
-        let teams = report(4, "teams=on", vec![turn(1, 0, 2.0, 2.0), turn(2, 1, 4.0, 4.0)]);
+        // Four players in two teams (seats 1 and 2, seats 3 and 4): two sheets, team-mates share
+        // the value.
+        let teams = report(4, "teams=on", vec![turn(1, 0, 2.0, 2.0), turn(2, 2, 4.0, 4.0)]);
         let c = curves(&teams);
         assert_eq!(c[0], vec![Some(2.0), Some(-4.0)]);
-        assert_eq!(c[1][1], Some(4.0));
-        assert_eq!(c[2], c[0]);
+        assert_eq!(c[1], c[0]);
+        assert_eq!(c[2], vec![Some(-2.0), Some(4.0)]);
+        assert_eq!(c[3], c[2]);
     }
 
     #[test]
     fn round_ranges_and_ticks() {
-        assert_eq!(nice_range(-3.2, 17.5), (-4.0, 18.0));
+        assert_eq!(nice_range(-3.2, 17.5), (-5.0, 20.0));
         assert_eq!(nice_range(-53.0, 54.0), (-60.0, 60.0));
         assert_eq!(ticks(-60.0, 60.0), vec![-60.0, -40.0, -20.0, 0.0, 20.0, 40.0, 60.0]);
         assert_eq!(nice_range(0.0, 0.0), (0.0, 1.0));
