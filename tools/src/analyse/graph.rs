@@ -204,9 +204,10 @@ fn nice_range(lo: f64, hi: f64) -> (f64, f64) {
     }
 }
 
-/// The distance of five to ten grid lines over `lo..hi`: 1, 2 or 5 times a power of ten.
+/// The distance of five to ten grid lines over `lo..hi`: 1, 2 or 5 times a power of ten, at least
+/// one point.
 fn tick_step(lo: f64, hi: f64) -> f64 {
-    let span = (hi - lo).max(1.0);
+    let span = (hi - lo).max(8.0);
     let raw = span / 8.0;
     let power = 10f64.powf(raw.log10().floor());
     [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * power).find(|&s| s >= raw).unwrap_or(10.0 * power)
