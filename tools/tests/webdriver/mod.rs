@@ -371,3 +371,36 @@ fn base64_decode(text: &str) -> Vec<u8> {
     }
     out
 }
+
+// ---- Added for the review test (tools/tests/review_browser.rs): a file for an
+// `<input type="file">`, and axe-core run on the page. ----
+
+impl Browser {
+    /// Gives a file input the file at `path`, as choosing it in the file dialog does.
+    #[allow(dead_code)] // each test crate that includes this module uses part of it
+    pub fn choose_file(&self, css: &str, path: &Path) {
+        let el = self.wait_for(css);
+        self.cmd(
+            "POST",
+            &format!("/element/{}/value", el.0),
+            Some(json!({ "text": path.display().to_string() })),
+        );
+    }
+
+    /// Runs axe-core (`script`: its axe.min.js) on the page as it is: the serious and critical
+    /// violations, each with its id, help and first nodes (empty when there is none).
+    #[allow(dead_code)]
+    pub fn axe_violations(&self, script: &str) -> Vec<Value> {
+        if self.js("return typeof window.axe") != Value::from("object") {
+            self.js(&format!("{script}\n;return true;"));
+        }
+        let found = self.js_async(
+            "const done = arguments[arguments.length - 1]; \
+             axe.run(document, { resultTypes: ['violations'] }).then(r => done(r.violations \
+                 .filter(v => v.impact === 'serious' || v.impact === 'critical') \
+                 .map(v => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 4).map(n => n.target.join(' ')) })))) \
+             .catch(e => done([{ id: 'axe failed', help: String(e) }]));",
+        );
+        found.as_array().cloned().unwrap_or_default()
+    }
+}
