@@ -26,6 +26,10 @@ mod engine_path;
 #[allow(dead_code)]
 mod webdriver;
 
+/// WebDriver's Home and End keys.
+const KEY_HOME: &str = "\u{E011}";
+const KEY_END: &str = "\u{E010}";
+
 /// The node limit of the page's analysis in the test: small, so that a debug engine is quick.
 const NODES: &str = "20000";
 /// Rounds of the recorded game (two seats: twice as many moves).
@@ -268,6 +272,14 @@ fn a_recorded_game_is_reviewed_in_the_page() {
     assert_eq!(shown_turn(&browser), Value::from(bad_turn - 2));
     browser.keys(&[KEY_RIGHT, KEY_RIGHT]);
     assert_eq!(shown_turn(&browser), Value::from(bad_turn));
+    browser.keys(&[KEY_HOME]);
+    assert_eq!(shown_turn(&browser), Value::from(1));
+    browser.keys(&[KEY_END]);
+    assert_eq!(shown_turn(&browser), Value::Null, "End: the end of the game");
+    let (tiles, played) = page_board(&browser);
+    assert_eq!(tiles, judge_board(&line), "the board at the end");
+    assert!(played.is_empty());
+    browser.click(&format!("#review-worst button[data-turn=\"{bad_turn}\"]"));
     // Outside the slider too: focus on the page itself.
     browser.js("document.activeElement.blur(); return true");
     browser.keys(&[KEY_RIGHT]);
@@ -301,11 +313,13 @@ fn a_recorded_game_is_reviewed_in_the_page() {
     // axe-core in review mode, with the table of turns open.
     browser.js("document.querySelector('.review-table-box').open = true; return true");
     axe_clean(&browser, "review mode");
+    browser.js("window.scrollTo(0, 0); return true");
     shot(&browser, "review-desktop.png");
     browser.set_viewport(390, 844);
     let wide = browser.js("return document.documentElement.scrollWidth");
     assert!(wide.as_i64().is_some_and(|w| w <= 390), "nothing scrolls sideways on a phone: {wide}");
     axe_clean(&browser, "review mode on a phone");
+    browser.js("window.scrollTo(0, 0); return true");
     shot(&browser, "review-phone.png");
     browser.set_viewport(1280, 720);
 
@@ -355,4 +369,55 @@ fn a_recorded_game_is_reviewed_in_the_page() {
         Value::from(2 * ROUNDS)
     );
     no_page_error(&browser);
+}
+
+/// The README's picture of a reviewed game: the game of `$ZATRE_REVIEW_GAME` (a file holding a
+/// `zatre-analyse --json` line, so that the page searches nothing, or a record, then analysed at
+/// `$ZATRE_REVIEW_NODES`, 1000000 by default) at its largest loss, 1280x720, written to
+/// tools/web/screenshots/review.png.
+#[test]
+#[ignore = "writes the README's screenshot; needs ZATRE_REVIEW_GAME"]
+fn readme_screenshot_of_a_reviewed_game() {
+    let game = PathBuf::from(
+        std::env::var_os("ZATRE_REVIEW_GAME").expect("ZATRE_REVIEW_GAME names the game's file"),
+    );
+    let bridge = Bridge::start();
+    let browser = Browser::start();
+    browser.set_viewport(1280, 720);
+    browser.goto(&bridge.url);
+    browser.wait_until(
+        "the engine connected",
+        "return !document.querySelector('#review-enter').disabled && document.querySelector('#new-game-dialog').open",
+        Duration::from_secs(20),
+    );
+    browser.click("#cancel-new-game");
+    browser.click("#review-enter");
+    browser.choose_file("#review-file", &game);
+    browser.wait_until(
+        "the game replayed",
+        "return document.querySelectorAll('#review-table tr[data-turn]').length || null",
+        Duration::from_secs(60),
+    );
+    if browser.js("return document.body.dataset.review") != Value::from("done") {
+        browser.type_into(
+            "#review-nodes",
+            &std::env::var("ZATRE_REVIEW_NODES").unwrap_or_else(|_| "1000000".into()),
+        );
+        browser.click("#review-run");
+        browser.wait_until(
+            "the analysis done",
+            "return document.body.dataset.review === 'done'",
+            Duration::from_secs(600),
+        );
+    }
+    let largest = browser.js(
+        "return [...document.querySelectorAll('#review-chart rect.loss')].sort((a, b) => b.dataset.loss - a.dataset.loss)[0].dataset.turn",
+    );
+    let turn = largest.as_str().expect("a move lost points").to_string();
+    browser.click(&format!("#review-worst button[data-turn=\"{turn}\"]"));
+    no_page_error(&browser);
+    browser.js("document.activeElement.blur(); window.scrollTo(0, 0); return true");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("web").join("screenshots").join("review.png");
+    std::fs::write(&path, browser.screenshot()).expect("the screenshot is written");
+    println!("screenshot: {}", path.display());
 }

@@ -19,6 +19,9 @@ const BOTTOM: f64 = 36.0;
 const LINES_SHARE: f64 = 0.62;
 /// The gap between the two panels.
 const GAP: f64 = 26.0;
+/// About how many grid lines each panel has (the page's chart has as many).
+const VALUE_LINES: f64 = 6.0;
+const LOSS_LINES: f64 = 3.0;
 
 /// One colour per seat (up to six), told apart by people with the common colour blindnesses
 /// (Okabe and Ito's palette), each with a contrast of at least 3:1 on white.
@@ -67,9 +70,9 @@ pub fn svg(report: &GameReport) -> String {
 
     let values = curves.iter().flatten().flatten().copied();
     let (lo, hi) = values.fold((0.0_f64, 0.0_f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
-    let (lo, hi) = nice_range(lo, hi);
+    let (lo, hi) = nice_range(lo, hi, VALUE_LINES);
     let y = |v: f64| TOP + lines_h * (hi - v) / (hi - lo);
-    let max_loss = nice_range(0.0, report.turns.iter().map(|t| t.loss()).fold(0.0, f64::max)).1;
+    let max_loss = nice_range(0.0, report.turns.iter().map(|t| t.loss()).fold(0.0, f64::max), LOSS_LINES).1;
     let bar_h = |loss: f64| bars_h * loss / max_loss;
 
     let alone = report.players == 1;
@@ -103,7 +106,7 @@ pub fn svg(report: &GameReport) -> String {
 
     // The lines' panel: the grid, the zero line, the labels.
     let _ = writeln!(s, r##"<text x="{LEFT}" y="{}" fill="#333">{what}</text>"##, TOP - 4.0);
-    for v in ticks(lo, hi) {
+    for v in ticks(lo, hi, VALUE_LINES) {
         let ty = y(v);
         let stroke = if v == 0.0 { "#555555" } else { "#dddddd" };
         let _ = writeln!(
@@ -132,7 +135,7 @@ pub fn svg(report: &GameReport) -> String {
 
     // The bars' panel: one bar per move that lost points, in its seat's colour, the worst marked.
     let _ = writeln!(s, r##"<text x="{LEFT}" y="{}" fill="#333">points lost</text>"##, bars_top - 4.0);
-    for v in ticks(0.0, max_loss) {
+    for v in ticks(0.0, max_loss, LOSS_LINES) {
         let ty = bars_top + bar_h(v);
         let _ = writeln!(
             s,
@@ -169,7 +172,8 @@ pub fn svg(report: &GameReport) -> String {
     let every = (n / 12).max(1);
     let axis_y = HEIGHT - BOTTOM + 16.0;
     for (i, turn) in report.turns.iter().enumerate() {
-        if i % every == 0 || i + 1 == report.turns.len() {
+        // Every `every`-th turn, and the last one when it is not too close to the one before.
+        if i % every == 0 || (i + 1 == report.turns.len() && 2 * (i % every) >= every) {
             let _ = writeln!(
                 s,
                 r##"<text class="turn" x="{:.1}" y="{axis_y}" text-anchor="middle" fill="#333">{}</text>"##,
@@ -193,8 +197,8 @@ fn seat_label(report: &GameReport, seat: usize) -> String {
 }
 
 /// A range around `lo..hi` (which hold 0) that ends on round numbers and is never empty.
-fn nice_range(lo: f64, hi: f64) -> (f64, f64) {
-    let step = tick_step(lo, hi);
+fn nice_range(lo: f64, hi: f64, lines: f64) -> (f64, f64) {
+    let step = tick_step(lo, hi, lines);
     let lo = (lo / step).floor() * step;
     let hi = (hi / step).ceil() * step;
     if hi - lo < step {
@@ -204,18 +208,18 @@ fn nice_range(lo: f64, hi: f64) -> (f64, f64) {
     }
 }
 
-/// The distance of five to ten grid lines over `lo..hi`: 1, 2 or 5 times a power of ten, at least
-/// one point.
-fn tick_step(lo: f64, hi: f64) -> f64 {
-    let span = (hi - lo).max(8.0);
-    let raw = span / 8.0;
+/// The distance of about `lines` grid lines over `lo..hi`: 1, 2 or 5 times a power of ten, at
+/// least one point.
+fn tick_step(lo: f64, hi: f64, lines: f64) -> f64 {
+    let span = (hi - lo).max(lines);
+    let raw = span / lines;
     let power = 10f64.powf(raw.log10().floor());
     [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * power).find(|&s| s >= raw).unwrap_or(10.0 * power)
 }
 
 /// The grid values from `lo` to `hi` (both round numbers of the same step).
-fn ticks(lo: f64, hi: f64) -> Vec<f64> {
-    let step = tick_step(lo, hi);
+fn ticks(lo: f64, hi: f64, lines: f64) -> Vec<f64> {
+    let step = tick_step(lo, hi, lines);
     let count = ((hi - lo) / step).round() as usize;
     (0..=count).map(|k| lo + step * k as f64).collect()
 }
@@ -283,10 +287,11 @@ mod tests {
 
     #[test]
     fn round_ranges_and_ticks() {
-        assert_eq!(nice_range(-3.2, 17.5), (-5.0, 20.0));
-        assert_eq!(nice_range(-53.0, 54.0), (-60.0, 60.0));
-        assert_eq!(ticks(-60.0, 60.0), vec![-60.0, -40.0, -20.0, 0.0, 20.0, 40.0, 60.0]);
-        assert_eq!(nice_range(0.0, 0.0), (0.0, 1.0));
+        assert_eq!(nice_range(-3.2, 17.5, 6.0), (-5.0, 20.0));
+        assert_eq!(nice_range(-53.0, 54.0, 6.0), (-60.0, 60.0));
+        assert_eq!(ticks(-60.0, 60.0, 6.0), vec![-60.0, -40.0, -20.0, 0.0, 20.0, 40.0, 60.0]);
+        assert_eq!(nice_range(0.0, 0.0, 3.0), (0.0, 1.0));
+        assert_eq!(ticks(0.0, 6.0, 3.0), vec![0.0, 2.0, 4.0, 6.0]);
         assert_eq!(escape("a<b & \"c\""), "a&lt;b &amp; &quot;c&quot;");
     }
 }

@@ -138,9 +138,9 @@ export function curves(turns, players, sheetOf) {
   return out;
 }
 
-/** Grid lines 1, 2 or 5 times a power of ten apart, at least one point: [lo, hi, step]. */
-function niceRange(lo, hi) {
-  const raw = Math.max(hi - lo, 8) / 8;
+/** About `lines` grid lines 1, 2 or 5 times a power of ten apart, at least one point: [lo, hi, step]. */
+function niceRange(lo, hi, lines) {
+  const raw = Math.max(hi - lo, lines) / lines;
   const power = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw);
   const a = Math.floor(lo / step) * step;
@@ -238,43 +238,34 @@ export class Review {
 
   /** Replays the game read in the engine: the view before every move and at the end. */
   async replay(read) {
-    // The whole game first: a bad line is refused before anything else is asked.
     const game = { ...read, turns: [] };
-    {
-      await this.setup(read.tokens.length, game);
-      const end = await this.view();
-      const geometry = P.geometry(await this.call('geometry'));
-      const turns = [];
-      for (let k = 0; k < read.tokens.length; k++) {
-        if (read.tokens[k].startsWith('+')) continue;
-        await this.setup(k, game);
-        const v = await this.view();
-        const played = read.tokens[k];
-        turns.push({
-          before: k,
-          played,
-          turn: v.status.turn,
-          seat: v.status.tomove,
-          view: v,
-          points: await this.points(played),
-          analysis: null,
-        });
+    // The whole game first: a bad line is refused before anything else is asked.
+    await this.setup(read.tokens.length, game);
+    const end = await this.view();
+    const geometry = P.geometry(await this.call('geometry'));
+    const saved = read.turns || [];
+    for (let k = 0; k < read.tokens.length; k++) {
+      if (read.tokens[k].startsWith('+')) continue;
+      await this.setup(k, game);
+      const v = await this.view();
+      const played = read.tokens[k];
+      const points = await this.points(played);
+      // A saved analysis of this turn: its move must be the one played; the points it lacks (as
+      // zatre-analyse --json has none) are asked here.
+      const a = saved[game.turns.length] || null;
+      if (a) {
+        if (canonical(a.played) !== canonical(played)) throw new ReviewError('review.error.mismatch');
+        if (a.playedPoints === null) a.playedPoints = points;
+        if (a.bestPoints === null) a.bestPoints = a.playedIsBest ? points : await this.points(a.best);
       }
-      if (!turns.length) throw new ReviewError('review.error.noMoves');
-      game.turns = turns;
-      game.end = end;
-      game.geometry = geometry;
-      game.players = end.position.players;
-      game.variant = end.position.variant;
-      if (read.turns) {
-        if (read.turns.length > turns.length) throw new ReviewError('review.error.mismatch');
-        read.turns.forEach((a, i) => {
-          if (canonical(a.played) !== canonical(turns[i].played)) throw new ReviewError('review.error.mismatch');
-          if (a.playedPoints === null) a.playedPoints = turns[i].points;
-          turns[i].analysis = a;
-        });
-      }
+      game.turns.push({ before: k, played, turn: v.status.turn, seat: v.status.tomove, view: v, points, analysis: a });
     }
+    if (!game.turns.length) throw new ReviewError('review.error.noMoves');
+    if (saved.length > game.turns.length) throw new ReviewError('review.error.mismatch');
+    game.end = end;
+    game.geometry = geometry;
+    game.players = end.position.players;
+    game.variant = end.position.variant;
     return game;
   }
 
@@ -483,7 +474,7 @@ export class Review {
           b.append(
             [
               t('review.best', { move: this.moveWords(a.best) }),
-              t('hint.points', { n: a.bestPoints ?? 0 }),
+              t('hint.points', { n: a.bestPoints }),
               t('review.value', { value: this.value(a.bestValue) }),
             ].join(' · '),
           );
@@ -575,7 +566,7 @@ export class Review {
     const g = this.game;
     const box = $('#review-chart');
     const n = g.turns.length;
-    const [W, H, L, R, T, B, GAP] = [800, 340, 52, 12, 30, 30, 22];
+    const [W, H, L, R, T, B, GAP] = [640, 330, 44, 10, 26, 28, 26];
     const plotH = H - T - B - GAP;
     const linesH = plotH * 0.62;
     const barsTop = T + linesH + GAP;
@@ -584,10 +575,10 @@ export class Review {
     const x = (i) => L + step * (i + 0.5);
     const lines = curves(g.turns, g.players, this.sheetOf());
     const values = lines.flat().filter((v) => v !== null);
-    const [lo, hi, vStep] = niceRange(Math.min(0, ...values), Math.max(0, ...values));
+    const [lo, hi, vStep] = niceRange(Math.min(0, ...values), Math.max(0, ...values), 6);
     const y = (v) => T + (linesH * (hi - v)) / (hi - lo);
     const losses = g.turns.map((tn) => (tn.analysis ? loss(tn.analysis) : 0));
-    const [, maxLoss, lStep] = niceRange(0, Math.max(0, ...losses));
+    const [, maxLoss, lStep] = niceRange(0, Math.max(0, ...losses), 3);
     const svg = svgEl('svg', {
       viewBox: `0 0 ${W} ${H}`,
       role: 'img',
@@ -648,7 +639,7 @@ export class Review {
     });
     const every = Math.max(1, Math.ceil(n / 12));
     g.turns.forEach((tn, i) => {
-      if (i % every === 0 || i === n - 1) svg.append(text(x(i), H - B + 16, String(tn.turn), { 'text-anchor': 'middle', class: 'axis' }));
+      if (i % every === 0 || (i === n - 1 && 2 * (i % every) >= every)) svg.append(text(x(i), H - B + 16, String(tn.turn), { 'text-anchor': 'middle', class: 'axis' }));
     });
     svg.append(text(L - 6, H - B + 16, t('review.axisTurn'), { 'text-anchor': 'end', class: 'axis' }));
     svg.addEventListener('click', (ev) => {
