@@ -211,6 +211,18 @@ fn a_recorded_game_is_reviewed_in_the_page() {
     );
     browser.click("#cancel-new-game");
     browser.click("#review-enter");
+    // Input that is not a game is refused with the reason.
+    for (bad, says) in [("hello", "position startpos"), ("{\"game\":1}", "replay")] {
+        browser.type_into("#review-input", bad);
+        browser.click("#review-open-text");
+        let error = browser.wait_until(
+            "the refusal",
+            "return !document.querySelector('#error-box').hidden && document.querySelector('#error').textContent",
+            Duration::from_secs(10),
+        );
+        assert!(error.as_str().is_some_and(|e| e.contains(says)), "{bad}: {error}");
+        browser.click("#error-dismiss");
+    }
     browser.choose_file("#review-file", &file);
     let turns = browser.wait_until(
         "the game replayed",
@@ -315,6 +327,10 @@ fn a_recorded_game_is_reviewed_in_the_page() {
     axe_clean(&browser, "review mode");
     browser.js("window.scrollTo(0, 0); return true");
     shot(&browser, "review-desktop.png");
+    browser.js("document.querySelector('#review-worst').scrollIntoView(); return true");
+    shot(&browser, "review-desktop-lower.png");
+    browser.js("document.querySelector('#review-table').scrollIntoView(); return true");
+    shot(&browser, "review-desktop-table.png");
     browser.set_viewport(390, 844);
     let wide = browser.js("return document.documentElement.scrollWidth");
     assert!(wide.as_i64().is_some_and(|w| w <= 390), "nothing scrolls sideways on a phone: {wide}");

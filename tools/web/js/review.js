@@ -11,6 +11,7 @@
 import * as P from './parse.js';
 import { renderSheets } from './sheets.js';
 import { t, num } from './i18n.js';
+import { ConnectionClosed } from './protocol.js';
 
 const $ = (sel) => document.querySelector(sel);
 const SVG = 'http://www.w3.org/2000/svg';
@@ -216,13 +217,15 @@ export class Review {
     const read = readGame(text);
     await this.stop();
     this.show(true);
-    this.game = null;
     document.body.dataset.review = 'loading';
     $('#review-state').textContent = t('review.reading');
     try {
+      // A game that cannot be read leaves the one under review as it was.
       this.game = await this.exclusive(() => this.replay(read));
     } finally {
       $('#review-state').textContent = '';
+      if (this.game) this.renderProgress();
+      else delete document.body.dataset.review;
     }
     this.deps.board.build(this.game.geometry);
     this.step = 0;
@@ -725,8 +728,8 @@ export class Review {
     try {
       await task();
     } catch (e) {
-      this.deps.showError(e instanceof ReviewError ? { key: e.key } : e);
-      if (!this.game) this.show(true);
+      // A closed connection is the page's banner to tell.
+      if (!(e instanceof ConnectionClosed)) this.deps.showError(e instanceof ReviewError ? { key: e.key } : e);
     }
   }
 
@@ -763,16 +766,17 @@ export class Review {
       (ev) => {
         if (!this.open || !this.game || ev.ctrlKey || ev.metaKey || ev.altKey) return;
         const target = ev.target;
-        const inField = target && target.closest && target.closest('input, select, textarea, dialog, #board');
-        if (/^[0-9]$/.test(ev.key) || ev.key === 'Enter' || ev.key === ' ') {
-          if (target && target.closest && target.closest('#board')) ev.stopPropagation();
+        const within = (sel) => Boolean(target && target.closest && target.closest(sel));
+        const inField = within('input, select, textarea, dialog');
+        if (/^[0-9]$/.test(ev.key) || ev.key === 'Escape') {
+          if (!inField) ev.stopPropagation();
           return;
         }
-        if (ev.key === 'Escape') {
-          ev.stopPropagation();
+        if (ev.key === 'Enter' || ev.key === ' ') {
+          if (within('#board')) ev.stopPropagation();
           return;
         }
-        if (inField) return;
+        if (inField || within('#board')) return;
         const to = { ArrowLeft: this.step - 1, ArrowRight: this.step + 1, Home: 0, End: Infinity }[ev.key];
         if (to === undefined) return;
         ev.preventDefault();
