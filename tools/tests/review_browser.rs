@@ -10,15 +10,13 @@
 //! to the test's target directory (`review-desktop.png`, `review-phone.png`).
 
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use engine_path::{engine, first_line, BRIDGE};
+use engine_path::engine;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
-use webdriver::{Browser, KEY_LEFT, KEY_RIGHT};
+use webdriver::{Bridge, Browser, KEY_LEFT, KEY_RIGHT};
 use zatre::rules::{Move, Phase, Position, Rules, Variant};
 use zatre_tools::referee::EngineProcess;
 
@@ -34,41 +32,6 @@ const KEY_END: &str = "\u{E010}";
 const NODES: &str = "20000";
 /// Rounds of the recorded game (two seats: twice as many moves).
 const ROUNDS: u32 = 6;
-
-/// A running `zatre-web` on a free port; interrupted when dropped.
-struct Bridge {
-    child: Child,
-    url: String,
-}
-
-impl Bridge {
-    fn start() -> Bridge {
-        let mut child = Command::new(BRIDGE)
-            .args(["--port", "0", "--engine", &engine().display().to_string()])
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("zatre-web starts");
-        let line = first_line(&mut child);
-        let url = line.trim().strip_prefix("listening on ").expect("listening on <url>").to_string();
-        Bridge { child, url }
-    }
-}
-
-impl Drop for Bridge {
-    fn drop(&mut self) {
-        let _ = Command::new("kill").args(["-INT", &self.child.id().to_string()]).status();
-        let until = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < until {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            thread::sleep(Duration::from_millis(20));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// What a move adds to the mover's sheet now.
 fn gain(position: &Position, mv: &Move) -> u32 {
@@ -153,21 +116,7 @@ fn sorted(move_text: &str) -> Vec<String> {
 }
 
 fn axe_clean(browser: &Browser, state: &str) {
-    let path = std::env::var_os("ZATRE_AXE").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("target").join("axe").join("axe.min.js")
-    });
-    let Ok(script) = std::fs::read_to_string(&path) else {
-        assert!(
-            std::env::var("CI").map_or(true, |v| v != "true"),
-            "axe-core is missing at {}: .ci/run fetches it with npm pack",
-            path.display()
-        );
-        println!(
-            "axe-core missing at {}: the accessibility check is skipped (CI fails instead)",
-            path.display()
-        );
-        return;
-    };
+    let Some(script) = webdriver::axe_script() else { return };
     let found = browser.axe_violations(&script);
     assert!(found.is_empty(), "axe-core, {state}: serious or critical violations: {found:#?}");
     println!("axe-core, {state}: no serious or critical violation");
@@ -186,6 +135,24 @@ fn shot(browser: &Browser, name: &str) {
     println!("screenshot: {}", path.display());
 }
 
+/// The page served by a new bridge, at 1280x720, its new-game dialog closed and review mode
+/// entered (nothing loaded yet).
+fn page_in_review_mode() -> (Bridge, Browser) {
+    let bridge = Bridge::start(&engine().display().to_string());
+    let browser = Browser::start();
+    browser.set_viewport(1280, 720);
+    browser.goto(&bridge.url);
+    // The page connects, then asks for a new game: close that dialog and enter review mode.
+    browser.wait_until(
+        "the engine connected",
+        "return !document.querySelector('#review-enter').disabled && document.querySelector('#new-game-dialog').open",
+        Duration::from_secs(20),
+    );
+    browser.click("#cancel-new-game");
+    browser.click("#review-enter");
+    (bridge, browser)
+}
+
 /// The step the review shows: `data-turn` of the turn panel (none at the end).
 fn shown_turn(browser: &Browser) -> Value {
     browser.js("const t = document.querySelector('#review-turn').dataset.turn; return t ? Number(t) : null")
@@ -199,18 +166,7 @@ fn a_recorded_game_is_reviewed_in_the_page() {
     let file = dir.path().join("games.jsonl");
     std::fs::write(&file, format!("{record}\n")).expect("the record is written");
 
-    let bridge = Bridge::start();
-    let browser = Browser::start();
-    browser.set_viewport(1280, 720);
-    browser.goto(&bridge.url);
-    // The page connects, then asks for a new game: close that dialog and enter review mode.
-    browser.wait_until(
-        "the engine connected",
-        "return !document.querySelector('#review-enter').disabled && document.querySelector('#new-game-dialog').open",
-        Duration::from_secs(20),
-    );
-    browser.click("#cancel-new-game");
-    browser.click("#review-enter");
+    let (_bridge, browser) = page_in_review_mode();
     // Input that is not a game is refused with the reason.
     for (bad, says) in [("hello", "position startpos"), ("{\"game\":1}", "replay")] {
         browser.type_into("#review-input", bad);
@@ -291,7 +247,9 @@ fn a_recorded_game_is_reviewed_in_the_page() {
     let (tiles, played) = page_board(&browser);
     assert_eq!(tiles, judge_board(&line), "the board at the end");
     assert!(played.is_empty());
-    browser.click(&format!("#review-worst button[data-turn=\"{bad_turn}\"]"));
+    // A click on the chart goes to the turn under it.
+    browser.click(&format!("#review-chart rect.loss[data-turn=\"{bad_turn}\"]"));
+    assert_eq!(shown_turn(&browser), Value::from(bad_turn), "the chart's bar of turn {bad_turn} clicked");
     // Outside the slider too: focus on the page itself.
     browser.js("document.activeElement.blur(); return true");
     browser.keys(&[KEY_RIGHT]);
@@ -397,17 +355,7 @@ fn readme_screenshot_of_a_reviewed_game() {
     let game = PathBuf::from(
         std::env::var_os("ZATRE_REVIEW_GAME").expect("ZATRE_REVIEW_GAME names the game's file"),
     );
-    let bridge = Bridge::start();
-    let browser = Browser::start();
-    browser.set_viewport(1280, 720);
-    browser.goto(&bridge.url);
-    browser.wait_until(
-        "the engine connected",
-        "return !document.querySelector('#review-enter').disabled && document.querySelector('#new-game-dialog').open",
-        Duration::from_secs(20),
-    );
-    browser.click("#cancel-new-game");
-    browser.click("#review-enter");
+    let (_bridge, browser) = page_in_review_mode();
     browser.choose_file("#review-file", &game);
     browser.wait_until(
         "the game replayed",
