@@ -82,6 +82,7 @@ function savedTurn(x) {
     playedIsBest: x.played_is_best === true,
     playedPoints: typeof x.played_points === 'number' ? x.played_points : null,
     bestPoints: typeof x.best_points === 'number' ? x.best_points : null,
+    go: typeof x.go === 'string' ? x.go : null,
   };
 }
 
@@ -280,6 +281,7 @@ export class Review {
     const nodes = Math.round(Number($('#review-nodes').value));
     if (!Number.isFinite(nodes) || nodes < 1 || nodes > 100000000) throw new ReviewError('review.error.nodes');
     const go = `go nodes ${nodes}`;
+    const previous = this.game.go;
     this.game.go = `nodes ${nodes}`;
     this.running = true;
     this.stopping = false;
@@ -287,6 +289,8 @@ export class Review {
     try {
       for (const turn of this.game.turns) {
         if (this.stopping || !this.open) break;
+        // A turn of a saved analysis that does not say its limits had the game's.
+        if (turn.analysis && !turn.analysis.go) turn.analysis.go = previous;
         if (turn.analysis) continue;
         const analysis = await this.exclusive(() => this.analyseTurn(turn, go));
         if (this.stopping || !analysis) break;
@@ -328,6 +332,7 @@ export class Review {
         playedIsBest,
         playedPoints: turn.points,
         bestPoints: playedIsBest ? turn.points : await this.points(best.best),
+        go: go.slice('go '.length),
       };
     } finally {
       engine.removeEventListener('info', onInfo);
@@ -388,6 +393,9 @@ export class Review {
       played_is_best: a.playedIsBest,
       raw_loss: a.playedIsBest ? 0 : hundredths(a.bestValue - a.playedValue),
       loss: loss(a),
+      // The limits of this turn's searches, when they were not the game's (`go`): an analysis
+      // stopped and taken up again with another node count.
+      go: a.go && a.go !== this.game.go ? a.go : undefined,
     };
   }
 
