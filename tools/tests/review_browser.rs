@@ -362,7 +362,7 @@ fn readme_screenshot_of_a_reviewed_game() {
         "return document.querySelectorAll('#review-table tr[data-turn]').length || null",
         Duration::from_secs(60),
     );
-    if browser.js("return document.body.dataset.review") != Value::from("done") {
+    if browser.js("return document.body.dataset.review") != "done" {
         browser.type_into(
             "#review-nodes",
             &std::env::var("ZATRE_REVIEW_NODES").unwrap_or_else(|_| "1000000".into()),

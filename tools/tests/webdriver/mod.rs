@@ -391,7 +391,7 @@ impl Browser {
     /// violations, each with its id, help and first nodes (empty when there is none).
     #[allow(dead_code)]
     pub fn axe_violations(&self, script: &str) -> Vec<Value> {
-        if self.js("return typeof window.axe") != Value::from("object") {
+        if self.js("return typeof window.axe") != "object" {
             self.js(&format!("{script}\n;return true;"));
         }
         let found = self.js_async(
