@@ -315,9 +315,17 @@ fn real_match_records_analyse_as_text_and_json() {
     let mut expected = read_records(&records).expect("records parse");
     expected.sort_by_key(|r| r.game);
     let input = std::fs::read_to_string(&records).expect("the records file");
-    let mut games = json_games(&analyse_ok(&["--json"], &input));
+    let graph = dir.path().join("graph.svg");
+    let mut games = json_games(&analyse_ok(&["--json", "--svg", &graph.display().to_string()], &input));
     games.sort_by_key(|g| g["game"].as_u64());
     assert_eq!(games.len(), 2);
+    // Two games: a chart each, named by its input line.
+    for line in [1, 2] {
+        let svg =
+            std::fs::read_to_string(dir.path().join(format!("graph-{line}.svg"))).expect("a chart per game");
+        assert_eq!(Chart::read(&svg).lines.len(), 2);
+    }
+    assert!(!graph.exists(), "with several games, no chart under the bare name");
     for (game, record) in games.iter().zip(&expected) {
         assert_eq!(game["source"], "record");
         assert_eq!(game["game"].as_u64(), Some(record.game));
