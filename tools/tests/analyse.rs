@@ -163,7 +163,9 @@ fn engine_game_with_a_bad_move(seed: u64, bad_turn: u32) -> (String, Vec<String>
 fn a_deliberately_bad_move_is_the_largest_loss_of_its_game() {
     let turn = 21;
     let (line, moves, bad) = engine_game_with_a_bad_move(2026, turn);
-    let out = analyse_ok(&["--json"], &line);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let graph = dir.path().join("graph.svg");
+    let out = analyse_ok(&["--json", "--svg", &graph.display().to_string()], &line);
     let games = json_games(&out);
     assert_eq!(games.len(), 1, "{out}");
     let game = &games[0];
@@ -188,6 +190,112 @@ fn a_deliberately_bad_move_is_the_largest_loss_of_its_game() {
     let summary = &game["seats"][usize::try_from(seat - 1).expect("small")];
     assert_eq!(summary["worst"][0]["turn"], largest["turn"], "{summary}");
     assert!(summary["worst"].as_array().is_some_and(|w| (1..=5).contains(&w.len())), "{summary}");
+    // In the chart too, the bad move's bar is the tallest.
+    let svg = std::fs::read_to_string(&graph).expect("--svg wrote the graph");
+    let chart = Chart::read(&svg);
+    let tallest = chart.bars.iter().max_by(|a, b| a.height.total_cmp(&b.height)).expect("bars");
+    assert_eq!(tallest.turn, turn, "{svg}");
+}
+
+/// What a test reads of a `--svg` chart: the lines by seat (their points) and the bars.
+struct Chart {
+    /// By seat: the (x, y) points of its line, in SVG units (y grows downwards).
+    lines: Vec<Vec<(f64, f64)>>,
+    bars: Vec<Bar>,
+}
+
+/// One bar of the losses.
+struct Bar {
+    turn: u32,
+    seat: usize,
+    loss: f64,
+    height: f64,
+}
+
+impl Chart {
+    /// Parses `svg` as XML (it must be well-formed) and reads the chart's parts.
+    fn read(svg: &str) -> Chart {
+        let doc =
+            roxmltree::Document::parse(svg).unwrap_or_else(|e| panic!("not well-formed XML: {e}\n{svg}"));
+        let root = doc.root_element();
+        assert_eq!(root.tag_name().name(), "svg");
+        assert_eq!(root.tag_name().namespace(), Some("http://www.w3.org/2000/svg"));
+        assert!(root.children().any(|n| n.has_tag_name("title")), "a title for screen readers");
+        let number = |node: roxmltree::Node, name: &str| -> f64 {
+            node.attribute(name).and_then(|v| v.parse().ok()).unwrap_or_else(|| panic!("{name} of {node:?}"))
+        };
+        let mut lines = Vec::new();
+        for node in doc.descendants().filter(|n| n.has_tag_name("polyline")) {
+            assert_eq!(node.attribute("class"), Some("margin"));
+            let seat: usize = number(node, "data-seat") as usize;
+            assert_eq!(seat, lines.len() + 1, "lines in seat order");
+            let points = node
+                .attribute("points")
+                .unwrap_or("")
+                .split_whitespace()
+                .map(|p| {
+                    let (x, y) = p.split_once(',').unwrap_or_else(|| panic!("a point x,y: {p}"));
+                    (x.parse().expect("x"), y.parse().expect("y"))
+                })
+                .collect();
+            lines.push(points);
+        }
+        let bars = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("rect") && n.attribute("class").is_some_and(|c| c.starts_with("loss")))
+            .map(|n| Bar {
+                turn: number(n, "data-turn") as u32,
+                seat: number(n, "data-seat") as usize,
+                loss: number(n, "data-loss"),
+                height: number(n, "height"),
+            })
+            .collect();
+        Chart { lines, bars }
+    }
+}
+
+#[test]
+fn the_svg_graph_has_a_line_per_seat_with_a_point_per_turn_and_a_bar_per_loss() {
+    let (line, moves) = seeded_game(5, 5);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let graph = dir.path().join("graph.svg");
+    let out = analyse_ok(&["--json", "--svg", &graph.display().to_string()], &line);
+    let game = &json_games(&out)[0];
+    assert_eq!(game["replay"], line.as_str(), "the JSON holds the game, to load it again");
+    let turns = game["turns"].as_array().expect("turns");
+    let chart = Chart::read(&std::fs::read_to_string(&graph).expect("--svg wrote the graph"));
+    assert_eq!(chart.lines.len(), 2, "one line per seat");
+    for points in &chart.lines {
+        assert_eq!(points.len(), moves.len(), "a point per turn");
+        assert!(points.windows(2).all(|w| w[0].0 < w[1].0), "turns from left to right: {points:?}");
+    }
+    for (k, t) in turns.iter().enumerate() {
+        // The mover's line is above the other's exactly when the mover expects to be ahead.
+        let mover = t["seat"].as_u64().expect("a seat") as usize - 1;
+        let value = t["played_value"].as_f64().expect("a value");
+        let (mine, theirs) = (chart.lines[mover][k].1, chart.lines[1 - mover][k].1);
+        if value > 0.05 {
+            assert!(mine < theirs, "turn {}: value {value}, y {mine} against {theirs}", k + 1);
+        } else if value < -0.05 {
+            assert!(mine > theirs, "turn {}: value {value}, y {mine} against {theirs}", k + 1);
+        }
+    }
+    let lost: Vec<&Value> = turns.iter().filter(|t| t["loss"].as_f64() > Some(0.0)).collect();
+    assert_eq!(chart.bars.len(), lost.len(), "a bar per move that lost points");
+    for (bar, t) in chart.bars.iter().zip(&lost) {
+        assert_eq!(Some(u64::from(bar.turn)), t["turn"].as_u64());
+        assert_eq!(Some(bar.seat as u64), t["seat"].as_u64());
+        assert_eq!(Some(bar.loss), t["loss"].as_f64());
+    }
+    // Heights in proportion to the losses.
+    for pair in chart.bars.windows(2) {
+        let (a, b) = (&pair[0], &pair[1]);
+        assert!(
+            (a.height * b.loss - b.height * a.loss).abs() < 0.2 * a.loss.max(b.loss),
+            "{:?}",
+            (a.loss, a.height, b.loss, b.height)
+        );
+    }
 }
 
 #[test]
@@ -207,9 +315,17 @@ fn real_match_records_analyse_as_text_and_json() {
     let mut expected = read_records(&records).expect("records parse");
     expected.sort_by_key(|r| r.game);
     let input = std::fs::read_to_string(&records).expect("the records file");
-    let mut games = json_games(&analyse_ok(&["--json"], &input));
+    let graph = dir.path().join("graph.svg");
+    let mut games = json_games(&analyse_ok(&["--json", "--svg", &graph.display().to_string()], &input));
     games.sort_by_key(|g| g["game"].as_u64());
     assert_eq!(games.len(), 2);
+    // Two games: a chart each, named by its input line.
+    for line in [1, 2] {
+        let svg =
+            std::fs::read_to_string(dir.path().join(format!("graph-{line}.svg"))).expect("a chart per game");
+        assert_eq!(Chart::read(&svg).lines.len(), 2);
+    }
+    assert!(!graph.exists(), "with several games, no chart under the bare name");
     for (game, record) in games.iter().zip(&expected) {
         assert_eq!(game["source"], "record");
         assert_eq!(game["game"].as_u64(), Some(record.game));

@@ -166,14 +166,24 @@ impl GameInput {
 
     /// The command that sets up the position before `turn`: the start and the tokens before it.
     pub fn replay_before(&self, turn: &Turn) -> String {
+        self.replay_of(turn.before)
+    }
+
+    /// The whole game as one `position startpos ... moves ...` command.
+    pub fn replay(&self) -> String {
+        self.replay_of(self.tokens.len())
+    }
+
+    /// `position startpos <args> moves <the first `count` tokens>`.
+    fn replay_of(&self, count: usize) -> String {
         let mut command = String::from("position startpos");
         if !self.newgame_args.is_empty() {
             command.push(' ');
             command.push_str(&self.newgame_args);
         }
-        if turn.before > 0 {
+        if count > 0 {
             command.push_str(" moves ");
-            command.push_str(&self.tokens[..turn.before].join(" "));
+            command.push_str(&self.tokens[..count].join(" "));
         }
         command
     }

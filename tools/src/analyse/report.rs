@@ -19,6 +19,8 @@ pub struct GameReport {
     pub source: Source,
     /// The arguments of `newgame` / `position startpos` the game was played with.
     pub newgame_args: String,
+    /// The whole game as a `position startpos ... moves ...` command.
+    pub replay: String,
     /// Seats in the game.
     pub players: usize,
     /// The team (from 1) of each seat, when the game has teams.
@@ -55,6 +57,7 @@ impl GameReport {
             line: game.line,
             source: game.source.clone(),
             newgame_args: game.newgame_args.clone(),
+            replay: game.replay(),
             players,
             teams,
             finished: game.finished,
@@ -192,6 +195,7 @@ impl GameReport {
                 _ => None,
             },
             newgame_args: &self.newgame_args,
+            replay: &self.replay,
             finished: self.finished,
             analyser: &self.analyser,
             go: &self.go,
@@ -220,6 +224,7 @@ struct JsonGame<'a> {
     game: Option<u64>,
     engines: Option<Vec<String>>,
     newgame_args: &'a str,
+    replay: &'a str,
     finished: bool,
     analyser: &'a str,
     go: &'a str,

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use zatre_tools::analyse::{Analyser, GameInput, GameReport, InputError};
+use zatre_tools::analyse::{svg, Analyser, GameInput, GameReport, InputError};
 use zatre_tools::referee::Limits;
 
 /// The node limit of every `go` when neither --nodes nor --movetime is given: enough for the
@@ -52,6 +52,11 @@ struct Cli {
     /// One JSON object per game (JSON Lines) instead of the text report.
     #[arg(long)]
     json: bool,
+    /// Also draw each game's chart into FILE as SVG: each seat's expected final margin after every
+    /// turn as a line, the points lost per turn as bars. With several games, the game of input
+    /// line N goes to FILE with `-N` before its extension (`graph.svg`: `graph-3.svg`).
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
     /// The games, one a line (default: stdin).
     file: Option<PathBuf>,
 }
@@ -105,6 +110,10 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
         match analyser.analyse(game, |_| bar.inc(1)) {
             Ok(turns) => {
                 let report = GameReport::new(game, &engine, &go, turns);
+                if let Some(path) = &cli.svg {
+                    let path = if games.len() == 1 { path.clone() } else { numbered(path, *line) };
+                    fs::write(&path, svg(&report)).map_err(|e| format!("{}: {e}", path.display()))?;
+                }
                 let text = if cli.json {
                     format!("{}\n", report.to_json())
                 } else {
@@ -127,6 +136,16 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `graph.svg` as `graph-<line>.svg`.
+fn numbered(path: &Path, line: usize) -> PathBuf {
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = match path.extension() {
+        Some(ext) => format!("{stem}-{line}.{}", ext.to_string_lossy()),
+        None => format!("{stem}-{line}"),
+    };
+    path.with_file_name(name)
 }
 
 /// The whole input, from the file or stdin.

@@ -49,6 +49,10 @@ const FILES: &[(&str, Asset)] = &[
         Asset { file: "js/dialog.js", content_type: JS, body: include_bytes!("../../web/js/dialog.js") },
     ),
     (
+        "/js/review.js",
+        Asset { file: "js/review.js", content_type: JS, body: include_bytes!("../../web/js/review.js") },
+    ),
+    (
         "/js/app.js",
         Asset { file: "js/app.js", content_type: JS, body: include_bytes!("../../web/js/app.js") },
     ),

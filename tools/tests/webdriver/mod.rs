@@ -387,3 +387,98 @@ fn base64_decode(text: &str) -> Vec<u8> {
     }
     out
 }
+
+// ---- Added for the review test (tools/tests/review_browser.rs): a file for an
+// `<input type="file">`, and axe-core run on the page. ----
+
+impl Browser {
+    /// Gives a file input the file at `path`, as choosing it in the file dialog does.
+    #[allow(dead_code)] // each test crate that includes this module uses part of it
+    pub fn choose_file(&self, css: &str, path: &Path) {
+        let el = self.wait_for(css);
+        self.cmd(
+            "POST",
+            &format!("/element/{}/value", el.0),
+            Some(json!({ "text": path.display().to_string() })),
+        );
+    }
+
+    /// Runs axe-core (`script`: its axe.min.js) on the page as it is: the serious and critical
+    /// violations, each with its id, help and first nodes (empty when there is none).
+    #[allow(dead_code)]
+    pub fn axe_violations(&self, script: &str) -> Vec<Value> {
+        if self.js("return typeof window.axe") != "object" {
+            self.js(&format!("{script}\n;return true;"));
+        }
+        let found = self.js_async(
+            "const done = arguments[arguments.length - 1]; \
+             axe.run(document, { resultTypes: ['violations'] }).then(r => done(r.violations \
+                 .filter(v => v.impact === 'serious' || v.impact === 'critical') \
+                 .map(v => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 4).map(n => n.target.join(' ')) })))) \
+             .catch(e => done([{ id: 'axe failed', help: String(e) }]));",
+        );
+        found.as_array().cloned().unwrap_or_default()
+    }
+}
+
+/// A running `zatre-web` on a free port with `engine_cmd` behind it; interrupted (SIGINT, then
+/// killed after 5 s) when dropped.
+#[allow(dead_code)]
+pub struct Bridge {
+    child: Child,
+    /// The page's address, from the bridge's first line (`listening on <url>`).
+    pub url: String,
+}
+
+#[allow(dead_code)]
+impl Bridge {
+    pub fn start(engine_cmd: &str) -> Bridge {
+        let mut child = Command::new(super::engine_path::BRIDGE)
+            .args(["--port", "0", "--engine", engine_cmd])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("zatre-web starts");
+        let line = super::engine_path::first_line(&mut child);
+        let url = line.trim().strip_prefix("listening on ").expect("listening on <url>").to_string();
+        Bridge { child, url }
+    }
+}
+
+impl Drop for Bridge {
+    fn drop(&mut self) {
+        let _ = Command::new("kill").args(["-INT", &self.child.id().to_string()]).status();
+        let until = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < until {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// axe-core's script: `$ZATRE_AXE`, else `target/axe/axe.min.js` (fetched by `.ci/run` with `npm
+/// pack`). `None` when it is missing outside CI (the caller skips its checks, saying so); in CI
+/// (`CI=true`) a missing script fails.
+#[allow(dead_code)]
+pub fn axe_script() -> Option<String> {
+    let path = std::env::var_os("ZATRE_AXE").map(std::path::PathBuf::from).unwrap_or_else(|| {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("target").join("axe").join("axe.min.js")
+    });
+    let text = std::fs::read_to_string(&path);
+    assert!(
+        text.is_ok() || std::env::var("CI").map_or(true, |v| v != "true"),
+        "axe-core is missing at {}: .ci/run fetches it with npm pack",
+        path.display()
+    );
+    if text.is_err() {
+        println!(
+            "axe-core missing at {}: the accessibility checks are skipped (CI fails instead)",
+            path.display()
+        );
+    }
+    text.ok()
+}

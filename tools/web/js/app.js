@@ -1032,3 +1032,49 @@ act(async () => {
   await refresh();
   dialog.open();
 });
+
+// ---- review mode (issue 28) -----------------------------------------------------------------
+// js/review.js owns it; here only the ways in (the header's Review, the result's "Review this
+// game") and out (the game on the board comes back from its `history`).
+
+import { Review, expose as exposeReview } from './review.js';
+
+const review = new Review({
+  engine: () => state.engine,
+  board,
+  variants: () => state.variants,
+  showError: (e) => showError(e && e.key && !(e instanceof Error) ? new PageError(e.key) : e),
+  leave: () =>
+    act(async () => {
+      await call(state.history ? `position ${state.history}` : 'newgame');
+      await loadBoard();
+      await refresh();
+    }).then(() => advance()),
+});
+exposeReview(review);
+
+/** The game on the board as a line the review reads. */
+function currentGameLine() {
+  return state.history ? `position ${state.history}` : '';
+}
+
+async function enterReview(line) {
+  await interrupt();
+  $('#result').hidden = true;
+  if (line) {
+    $('#review-input').value = line;
+    await review.act(() => review.load(line));
+  } else {
+    review.show(true);
+    $('#review-input').focus();
+  }
+}
+
+$('#review-enter').addEventListener('click', () => enterReview(''));
+$('#review-this').addEventListener('click', () => enterReview(currentGameLine()));
+$('#review-current').addEventListener('click', () => enterReview(currentGameLine()));
+$('#lang').addEventListener('change', () => review.relabel());
+// The header's Review waits for the engine, as New game does.
+new MutationObserver(() => {
+  $('#review-enter').disabled = $('#new-game').disabled;
+}).observe($('#new-game'), { attributes: true, attributeFilter: ['disabled'] });
