@@ -137,6 +137,8 @@ pub struct MoveGen<'r> {
     untried: Vec<Cell>,
     /// Normal cells each value fits on, on the board the generator started from (lazy).
     base_fits: Option<[Vec<Cell>; VALUES]>,
+    /// The empty cells beside the tiles of the board the generator started from (lazy).
+    frontier: Option<Vec<Cell>>,
     /// When raised, every enumeration ends at once: counts and listings are then partial.
     stop: Option<&'r AtomicBool>,
     /// When not 0, the enumeration skips every subtree that cannot reach this many placements
@@ -170,12 +172,19 @@ impl<'r> MoveGen<'r> {
             marks: [Vec::new(), Vec::new()],
             untried: Vec::new(),
             base_fits: None,
+            frontier: None,
             stop: None,
             soft_stop: None,
             prune_below: 0,
-            doubles_last: rules.variant == Variant::Classic && hand.len() > SMALL_HAND,
+            doubles_last: Self::doubles_last(rules, hand),
             scratch: bound::Scratch::new(),
         }
+    }
+
+    /// Whether the sets of a hand try their normal cells before their double cells: classic hands
+    /// of more than [`SMALL_HAND`] tiles.
+    fn doubles_last(rules: &Rules, hand: Tiles) -> bool {
+        rules.variant == Variant::Classic && hand.len() > SMALL_HAND
     }
 
     /// For players that must answer with a move: once `stop` is raised, a listing that has yielded
@@ -189,6 +198,14 @@ impl<'r> MoveGen<'r> {
     pub fn with_soft_stop(mut self, stop: &'r AtomicBool) -> MoveGen<'r> {
         self.soft_stop = Some(stop);
         self
+    }
+
+    /// Puts another hand in place of the generator's on the same board, keeping what it worked
+    /// out about the board (perft counts every possible draw this way).
+    pub fn set_hand(&mut self, hand: Tiles) {
+        debug_assert!(self.placed.is_empty(), "the hand changes between enumerations only");
+        self.hand = hand;
+        self.doubles_last = Self::doubles_last(self.rules, hand);
     }
 
     /// Makes every enumeration end as soon as `stop` is raised (checked at every set). What it
@@ -339,7 +356,7 @@ impl<'r> MoveGen<'r> {
     fn may_reach(&mut self, lo: usize, hi: usize, level: usize) -> bool {
         let want = self.prune_below;
         let have = self.placed.len();
-        want == 0 || (have + self.hand.len() >= want && have + self.growth_bound(lo, hi, level) >= want)
+        want <= have || (have + self.hand.len() >= want && self.may_grow_by(lo, hi, level, want - have))
     }
 
     /// Runs `f` with the enumeration pruned to sets that can reach `size` placements.
@@ -709,6 +726,82 @@ impl<'r> MoveGen<'r> {
         found
     }
 
+    /// Whether some valid set strictly contains the current valid one (the must-place rule
+    /// `maximal`), without naming it: mostly decided by the cells beside the board and the set.
+    ///
+    /// Every superset puts some tile next to the board or the set, on a cell whose room, with the
+    /// set down, takes it (tiles only shrink rooms). So when no such cell takes the hand's smallest
+    /// value, none exists. When one does, a tile of that value put down last makes a valid
+    /// superset (the set's own order still holds, and runs only grow into the 10 to 12 that make
+    /// a double cell fine): on a normal cell; on a double cell when its run reaches 10 to 12, or
+    /// under the forced exception when no normal cell beside the board takes any tile of the
+    /// hand. Only a double cell where the exception is forbidden leaves the question to the
+    /// search over every superset ([`MoveGen::valid_superset`]).
+    fn has_valid_superset(&mut self) -> bool {
+        let Some(vmin) = self.hand.distinct().next() else { return false };
+        self.ensure_frontier();
+        let g = self.board.geometry();
+        let open = |c: Cell| {
+            self.board.is_empty_cell(c)
+                && self.touches(c)
+                && self.board.room(c, self.limit).is_some_and(|room| vmin <= room)
+        };
+        // The empty cells that touch the board or the set (every empty cell when no neighbour is
+        // needed) and take the smallest value: those beside the tiles of the board and of the set.
+        let beside_set = self.placed.iter().flat_map(|p| self.board.neighbours(p.cell));
+        let mut doubles: Vec<Cell> = Vec::new();
+        for c in self.frontier.iter().flatten().copied().chain(beside_set).filter(|&c| open(c)) {
+            if !self.doubles_matter || g.square(c) == Square::Normal {
+                return true;
+            }
+            doubles.push(c);
+        }
+        if doubles.is_empty() {
+            return false;
+        }
+        // No normal cell takes a tile: a tile on a double cell is forced there, if allowed.
+        if self.rules.forced_double == ForcedDouble::Allow {
+            return true;
+        }
+        let low = self.limit - 2;
+        for c in doubles {
+            let room = self.board.room(c, self.limit).unwrap_or(0);
+            let values: Vec<u8> = self.hand.distinct().take_while(|&v| v <= room).collect();
+            for v in values {
+                self.board.place(c, v);
+                let fine = [Axis::Horizontal, Axis::Vertical]
+                    .into_iter()
+                    .any(|axis| self.board.run_through(c, axis).0 >= low);
+                self.board.remove(c);
+                if fine {
+                    return true;
+                }
+            }
+        }
+        self.valid_superset().is_some()
+    }
+
+    /// Computes the empty cells beside the tiles on the board before the current set, once.
+    fn ensure_frontier(&mut self) {
+        if self.frontier.is_none() {
+            let set = self.placed.clone();
+            for p in set.iter().rev() {
+                self.board.remove(p.cell);
+            }
+            let g = self.board.geometry();
+            let cells = g
+                .cells()
+                .iter()
+                .copied()
+                .filter(|&c| self.board.is_empty_cell(c) && self.touches(c))
+                .collect();
+            for p in &set {
+                self.board.place(p.cell, p.value);
+            }
+            self.frontier = Some(cells);
+        }
+    }
+
     /// Some valid move that places at least one tile, if any.
     pub fn any_move(&mut self) -> Option<Move> {
         self.find_valid(0, 1)
@@ -828,7 +921,7 @@ impl<'r> MoveGen<'r> {
                 }
                 if g.accept() {
                     let current = g.current().to_vec();
-                    if g.valid_superset().is_none() {
+                    if !g.has_valid_superset() {
                         any = true;
                         return visit(&current);
                     }
@@ -867,7 +960,7 @@ impl<'r> MoveGen<'r> {
             MustPlace::Maximal => {
                 let mut n = 0u64;
                 let _ = self.enumerate(0, self.hand.len(), &mut |g| {
-                    if g.accept() && g.valid_superset().is_none() {
+                    if g.accept() && !g.has_valid_superset() {
                         n += 1;
                     }
                     ControlFlow::Continue(())
