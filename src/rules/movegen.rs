@@ -137,7 +137,8 @@ pub struct MoveGen<'r> {
     untried: Vec<Cell>,
     /// Normal cells each value fits on, on the board the generator started from (lazy).
     base_fits: Option<[Vec<Cell>; VALUES]>,
-    /// The empty cells beside the tiles of the board the generator started from (lazy).
+    /// The empty squares other than normal cells beside the tiles of the board the generator
+    /// started from (lazy): with `base_fits`, every cell that could take a tile then.
     frontier: Option<Vec<Cell>>,
     /// When raised, every enumeration ends at once: counts and listings are then partial.
     stop: Option<&'r AtomicBool>,
@@ -739,6 +740,7 @@ impl<'r> MoveGen<'r> {
     /// search over every superset ([`MoveGen::valid_superset`]).
     fn has_valid_superset(&mut self) -> bool {
         let Some(vmin) = self.hand.distinct().next() else { return false };
+        self.ensure_base_fits();
         self.ensure_frontier();
         let g = self.board.geometry();
         let open = |c: Cell| {
@@ -747,10 +749,14 @@ impl<'r> MoveGen<'r> {
                 && self.board.room(c, self.limit).is_some_and(|room| vmin <= room)
         };
         // The empty cells that touch the board or the set (every empty cell when no neighbour is
-        // needed) and take the smallest value: those beside the tiles of the board and of the set.
+        // needed) and take the smallest value: among the normal cells that took it before the set
+        // (rooms only shrink), the cells beside the set's tiles, and the other squares beside the
+        // board.
+        let normal_before = self.base_fits.iter().flat_map(|fits| fits[usize::from(vmin)].iter().copied());
         let beside_set = self.placed.iter().flat_map(|p| self.board.neighbours(p.cell));
+        let other_before = self.frontier.iter().flatten().copied();
         let mut doubles: Vec<Cell> = Vec::new();
-        for c in self.frontier.iter().flatten().copied().chain(beside_set).filter(|&c| open(c)) {
+        for c in normal_before.chain(beside_set).chain(other_before).filter(|&c| open(c)) {
             if !self.doubles_matter || g.square(c) == Square::Normal {
                 return true;
             }
@@ -781,7 +787,8 @@ impl<'r> MoveGen<'r> {
         self.valid_superset().is_some()
     }
 
-    /// Computes the empty cells beside the tiles on the board before the current set, once.
+    /// Computes the empty squares other than normal cells beside the tiles on the board before
+    /// the current set (the normal ones are in `base_fits`), once.
     fn ensure_frontier(&mut self) {
         if self.frontier.is_none() {
             let set = self.placed.clone();
@@ -793,7 +800,7 @@ impl<'r> MoveGen<'r> {
                 .cells()
                 .iter()
                 .copied()
-                .filter(|&c| self.board.is_empty_cell(c) && self.touches(c))
+                .filter(|&c| g.square(c) != Square::Normal && self.board.is_empty_cell(c) && self.touches(c))
                 .collect();
             for p in &set {
                 self.board.place(p.cell, p.value);
