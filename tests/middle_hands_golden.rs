@@ -5,29 +5,21 @@
 //! count, both by counting (`legal count`) and by listing the moves (`legal`, `go`). The same
 //! positions are the `hand3` ... `hand9` groups of `cargo bench --bench movegen`.
 
+mod common;
+
 use std::ops::ControlFlow;
 
-use zatre::rules::{Move, Position};
+use zatre::rules::Move;
 
 #[test]
 fn the_rules_core_counts_and_lists_every_golden_middle_hand() {
-    let text = include_str!("golden/middle-hands.txt");
     let mut checked = 0;
     let mut sizes = [0usize; 12];
     let mut failures = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let mut parts = line.splitn(3, ' ');
-        let (Some("1"), Some(count), Some(position)) = (parts.next(), parts.next(), parts.next()) else {
-            panic!("line {}: expected 1 <count> <position line>", number + 1);
-        };
-        let expected: u64 = count.parse().expect("count is a number");
-        let pos = Position::from_line(position).unwrap_or_else(|e| panic!("line {}: {e}", number + 1));
+    for (number, depth, expected, pos) in common::golden_counts(include_str!("golden/middle-hands.txt")) {
+        assert_eq!(depth, 1, "line {number}: the counts are of legal moves (depth 1)");
         let tiles = pos.hand_to_move().len();
-        assert!((3..=11).contains(&tiles), "line {}: a hand of 3 to 11 tiles, not {tiles}", number + 1);
+        assert!((3..=11).contains(&tiles), "line {}: a hand of 3 to 11 tiles, not {tiles}", number);
         sizes[tiles] += 1;
         let counted = pos.movegen().legal_count();
         let mut listed = 0u64;
@@ -40,14 +32,14 @@ fn the_rules_core_counts_and_lists_every_golden_middle_hand() {
         if counted != expected || listed != expected {
             failures.push(format!(
                 "line {}: counted {counted}, listed {listed}, golden {expected} (hand {})",
-                number + 1,
+                number,
                 pos.hand_to_move()
             ));
         }
         // The first listed move is legal by the rules core's own check.
         if let Some(mv) = first {
             if let Err(e) = pos.movegen().check(&mv) {
-                failures.push(format!("line {}: the listed move {mv} is not legal: {e}", number + 1));
+                failures.push(format!("line {}: the listed move {mv} is not legal: {e}", number));
             }
         }
         checked += 1;

@@ -138,8 +138,8 @@ pub struct MoveGen<'r> {
     /// Normal cells each value fits on, on the board the generator started from (lazy).
     base_fits: Option<[Vec<Cell>; VALUES]>,
     /// The empty squares other than normal cells beside the tiles of the board the generator
-    /// started from (lazy): with `base_fits`, every cell that could take a tile then.
-    frontier: Option<Vec<Cell>>,
+    /// started from, computed with `base_fits`: with it, every cell that could take a tile then.
+    other_open: Vec<Cell>,
     /// When raised, every enumeration ends at once: counts and listings are then partial.
     stop: Option<&'r AtomicBool>,
     /// When not 0, the enumeration skips every subtree that cannot reach this many placements
@@ -173,7 +173,7 @@ impl<'r> MoveGen<'r> {
             marks: [Vec::new(), Vec::new()],
             untried: Vec::new(),
             base_fits: None,
-            frontier: None,
+            other_open: Vec::new(),
             stop: None,
             soft_stop: None,
             prune_below: 0,
@@ -450,8 +450,14 @@ impl<'r> MoveGen<'r> {
                 self.board.remove(p.cell);
             }
             let g = self.board.geometry();
-            let open = g.cells().iter().copied().filter(|&c| self.board.is_empty_cell(c) && self.touches(c));
-            let fits = self.fits_among(open);
+            let open: Vec<Cell> = g
+                .cells()
+                .iter()
+                .copied()
+                .filter(|&c| self.board.is_empty_cell(c) && self.touches(c))
+                .collect();
+            let fits = self.fits_among(open.iter().copied());
+            self.other_open = open.into_iter().filter(|&c| g.square(c) != Square::Normal).collect();
             for p in &set {
                 self.board.place(p.cell, p.value);
             }
@@ -741,7 +747,6 @@ impl<'r> MoveGen<'r> {
     fn has_valid_superset(&mut self) -> bool {
         let Some(vmin) = self.hand.distinct().next() else { return false };
         self.ensure_base_fits();
-        self.ensure_frontier();
         let g = self.board.geometry();
         let open = |c: Cell| {
             self.board.is_empty_cell(c)
@@ -754,7 +759,7 @@ impl<'r> MoveGen<'r> {
         // board.
         let normal_before = self.base_fits.iter().flat_map(|fits| fits[usize::from(vmin)].iter().copied());
         let beside_set = self.placed.iter().flat_map(|p| self.board.neighbours(p.cell));
-        let other_before = self.frontier.iter().flatten().copied();
+        let other_before = self.other_open.iter().copied();
         let mut doubles: Vec<Cell> = Vec::new();
         for c in normal_before.chain(beside_set).chain(other_before).filter(|&c| open(c)) {
             if !self.doubles_matter || g.square(c) == Square::Normal {
@@ -785,28 +790,6 @@ impl<'r> MoveGen<'r> {
             }
         }
         self.valid_superset().is_some()
-    }
-
-    /// Computes the empty squares other than normal cells beside the tiles on the board before
-    /// the current set (the normal ones are in `base_fits`), once.
-    fn ensure_frontier(&mut self) {
-        if self.frontier.is_none() {
-            let set = self.placed.clone();
-            for p in set.iter().rev() {
-                self.board.remove(p.cell);
-            }
-            let g = self.board.geometry();
-            let cells = g
-                .cells()
-                .iter()
-                .copied()
-                .filter(|&c| g.square(c) != Square::Normal && self.board.is_empty_cell(c) && self.touches(c))
-                .collect();
-            for p in &set {
-                self.board.place(p.cell, p.value);
-            }
-            self.frontier = Some(cells);
-        }
     }
 
     /// Some valid move that places at least one tile, if any.
