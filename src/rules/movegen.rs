@@ -64,6 +64,16 @@ struct OrderSearch<'a> {
     waits: &'a [Mask],
 }
 
+/// The buffers of [`MoveGen::forced_order`], kept from one search to the next.
+#[derive(Default)]
+struct OrderBuffers {
+    tiles: Vec<Placement>,
+    beside: Vec<Cell>,
+    waits: Vec<Mask>,
+    touching: Vec<Mask>,
+    failed: MaskSet,
+}
+
 /// A set of the tiles of a move, as bits of their indices: a move may place every tile of the
 /// game (121).
 type Mask = u128;
@@ -149,6 +159,8 @@ pub struct MoveGen<'r> {
     /// than [`SMALL_HAND`] tiles): a tile on a double cell must lie on a run of 10 to 12 or be
     /// forced there, so the sets of a given size that are valid are met sooner.
     doubles_last: bool,
+    /// Buffers of [`MoveGen::forced_order`].
+    order_buffers: OrderBuffers,
     /// Buffers of [`MoveGen::growth_bound`].
     scratch: bound::Scratch,
     /// When raised, the search for the largest move size ends as soon as it has found one valid
@@ -179,6 +191,7 @@ impl<'r> MoveGen<'r> {
             prune_below: 0,
             doubles_last: Self::doubles_last(rules, hand),
             scratch: bound::Scratch::new(),
+            order_buffers: OrderBuffers::default(),
         }
     }
 
@@ -482,39 +495,48 @@ impl<'r> MoveGen<'r> {
     /// Searches the orders of the current set for one in which every tile touches the board when
     /// it goes down and every tile in `needy` fits on no normal cell at that point.
     fn forced_order(&mut self, needy: Mask) -> Option<Vec<usize>> {
-        let tiles = self.placed.clone();
+        // The search's buffers, taken out of the generator for the search and put back after it:
+        // a set needs its order searched at most once, but an enumeration meets many such sets.
+        let mut buffers = std::mem::take(&mut self.order_buffers);
+        buffers.tiles.clear();
+        buffers.tiles.extend_from_slice(&self.placed);
+        let tiles = &buffers.tiles;
         // The only normal cells a value may fit on during the search, besides those it fits on at
         // the start: the cells beside the set's, the only ones that come to touch the board.
         let g = self.board.geometry();
-        let mut beside: Vec<Cell> = Vec::with_capacity(4 * tiles.len());
-        for p in &tiles {
+        buffers.beside.clear();
+        for p in tiles {
             for n in self.board.neighbours(p.cell) {
-                if g.square(n) == Square::Normal && !beside.contains(&n) {
-                    beside.push(n);
+                if g.square(n) == Square::Normal && !buffers.beside.contains(&n) {
+                    buffers.beside.push(n);
                 }
             }
         }
-        let waits = self.waits(&tiles, needy);
+        self.waits(tiles, needy, &mut buffers.waits);
         for p in tiles.iter().rev() {
             self.board.remove(p.cell);
         }
-        let harmless = self.harmless(&tiles, needy);
+        let harmless = self.harmless(tiles, needy);
         let mut order = Vec::with_capacity(tiles.len());
-        let found = self.needy_reachable(&tiles, needy, &waits) && {
-            let search = OrderSearch { tiles: &tiles, needy, beside: &beside, harmless, waits: &waits };
-            self.order_from(&search, 0, &mut HashSet::default(), &mut order)
+        buffers.failed.clear();
+        let found = self.needy_reachable(tiles, needy, &buffers.waits, &mut buffers.touching) && {
+            let search =
+                OrderSearch { tiles, needy, beside: &buffers.beside, harmless, waits: &buffers.waits };
+            self.order_from(&search, 0, &mut buffers.failed, &mut order)
         };
-        for p in &tiles {
+        for p in tiles {
             self.board.place(p.cell, p.value);
         }
+        self.order_buffers = buffers;
         found.then_some(order)
     }
 
     /// [`OrderSearch::waits`], with the whole set down.
-    fn waits(&self, tiles: &[Placement], needy: Mask) -> Vec<Mask> {
-        let mut waits: Vec<Mask> = vec![0; tiles.len()];
+    fn waits(&self, tiles: &[Placement], needy: Mask, waits: &mut Vec<Mask>) {
+        waits.clear();
+        waits.resize(tiles.len(), 0);
         if !self.rules.needs_neighbour() {
-            return waits;
+            return;
         }
         for (j, p) in tiles.iter().enumerate() {
             let room = self
@@ -526,7 +548,6 @@ impl<'r> MoveGen<'r> {
             let Some(room) = room else { continue };
             waits[j] = mask_where(tiles.len(), |d| d != j && holds(needy, d) && tiles[d].value <= room);
         }
-        waits
     }
 
     /// [`OrderSearch::harmless`], on the board before the set. Putting a tile down fills its cell
@@ -548,15 +569,21 @@ impl<'r> MoveGen<'r> {
 
     /// A quick refusal of the order search, on the board before the set: whether each needy tile
     /// can be reached from the board through tiles that need not wait for it.
-    fn needy_reachable(&self, tiles: &[Placement], needy: Mask, waits: &[Mask]) -> bool {
+    fn needy_reachable(
+        &self,
+        tiles: &[Placement],
+        needy: Mask,
+        waits: &[Mask],
+        touching: &mut Vec<Mask>,
+    ) -> bool {
         if !self.rules.needs_neighbour() {
             return true;
         }
         let n = tiles.len();
         let starts = mask_where(n, |i| self.touches(tiles[i].cell));
         // The tiles next to each tile.
-        let touching: Vec<Mask> =
-            (0..n).map(|i| mask_where(n, |j| adjacent(tiles[i].cell, tiles[j].cell))).collect();
+        touching.clear();
+        touching.extend((0..n).map(|i| mask_where(n, |j| adjacent(tiles[i].cell, tiles[j].cell))));
         (0..n).filter(|&d| holds(needy, d)).all(|d| {
             let allowed = mask_where(n, |j| j != d && !holds(waits[j], d));
             let mut reached = starts & allowed;
