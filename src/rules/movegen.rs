@@ -512,6 +512,26 @@ impl<'r> MoveGen<'r> {
                 }
             }
         }
+        for p in tiles.iter().rev() {
+            self.board.remove(p.cell);
+        }
+        // First the order the set was built in (each tile touches the board or an earlier one),
+        // which often serves, before the search and its preparations.
+        let mut built = 0;
+        while let Some(&p) = tiles.get(built) {
+            if !self.touches(p.cell) || (holds(needy, built) && self.fits_normal(p.value, &buffers.beside)) {
+                break;
+            }
+            self.board.place(p.cell, p.value);
+            built += 1;
+        }
+        if built == tiles.len() {
+            self.order_buffers = buffers;
+            return Some((0..built).collect());
+        }
+        for p in &tiles[built..] {
+            self.board.place(p.cell, p.value);
+        }
         self.waits(tiles, needy, &mut buffers.waits);
         for p in tiles.iter().rev() {
             self.board.remove(p.cell);
