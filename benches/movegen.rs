@@ -1,6 +1,8 @@
-//! Legal move generation and perft on fixed mid-game positions from seeded games.
+//! Legal move generation and perft on fixed mid-game positions from seeded games, and `legal
+//! count` over the real positions of `tests/golden/middle-hands.txt` by hand size.
 //!
 //! `cargo bench --bench movegen`; docs/contributing.md reports the medians (Figures).
+//! `tools/compare-movegen.sh` runs these groups against a base commit.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use rand::SeedableRng;
@@ -56,6 +58,8 @@ fn perft2(c: &mut Criterion) {
     group.finish();
 }
 
+// BEGIN next: needs Position::extensions (ce2fdf3 and later); tools/compare-movegen.sh leaves
+// this block out of a base that cannot build it.
 /// `next` as a GUI calls it: with no tile placed yet, and with the first tile of a legal move.
 fn next(c: &mut Criterion) {
     let mut group = c.benchmark_group("next");
@@ -71,6 +75,38 @@ fn next(c: &mut Criterion) {
     }
     group.finish();
 }
+// END next
 
-criterion_group!(benches, legal_count, perft2, next);
+/// The positions of the corpus of middle hands (real games, 3 to 11 tiles) whose hand to move
+/// holds `tiles` tiles. Read at run time, so that `tools/compare-movegen.sh` can measure a base
+/// commit on the same corpus.
+fn middle_hands(tiles: usize) -> Vec<Position> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/middle-hands.txt");
+    let text = std::fs::read_to_string(path).expect("the corpus of middle hands is readable");
+    text.lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter_map(|l| l.splitn(3, ' ').nth(2))
+        .map(|l| Position::from_line(l).expect("a valid position line"))
+        .filter(|p| p.hand_to_move().len() == tiles)
+        .collect()
+}
+
+/// `legal count` over every position of the corpus of middle hands of each hand size (groups
+/// `hand3` ... `hand9`): the hands that keep tiles from earlier turns, between the two-tile hands
+/// of most turns and the huge hands.
+fn hands(c: &mut Criterion) {
+    for tiles in [3, 4, 5, 6, 9] {
+        let positions = middle_hands(tiles);
+        let moves: u64 = positions.iter().map(|p| p.movegen().legal_count()).sum();
+        let mut group = c.benchmark_group(format!("hand{tiles}"));
+        group.sample_size(10);
+        group.throughput(Throughput::Elements(moves));
+        group.bench_function(format!("legal_count_{}_positions", positions.len()), |b| {
+            b.iter(|| positions.iter().map(|p| p.movegen().legal_count()).sum::<u64>())
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, legal_count, perft2, hands, next);
 criterion_main!(benches);

@@ -1,30 +1,43 @@
 #!/usr/bin/env bash
 # Compares the move generator of the working tree with a base commit (default 2743cf5, the main
 # of issue 13), side by side in one run: builds both benches, then runs each criterion group of
-# benches/movegen.rs alternately, base then working tree, ROUNDS times, and prints per position the
-# median time of each and the ratio base/new (above 1: the working tree is faster).
+# benches/movegen.rs alternately, base then working tree, ROUNDS times, and prints per benchmark
+# the median time of each and the ratio base/new (above 1: the working tree is faster).
 #
-#   tools/compare-movegen.sh [GROUP ...]      groups: legal_count perft2 next (default: legal_count perft2)
+#   tools/compare-movegen.sh [GROUP ...]      groups: legal_count perft2 next hand3 hand4 hand5
+#                                             hand6 hand9 (default: every group)
 #   BASE=<commit> ROUNDS=<n> tools/compare-movegen.sh legal_count
+#   BASE=a94242f tools/compare-movegen.sh hand3 hand4 hand5 hand6 hand9
 #
 # The base is exported with `git archive` into $BASE_DIR (default /tmp/zatre-base-<commit>), so no
-# worktree is added. On a shared machine only the ratios of one run mean anything. Criterion's
-# "change" lines (percentages against the last saved run) are ignored.
+# worktree is added, and gets the working tree's bench file and its corpus of middle hands
+# (tests/golden/middle-hands.txt), so that both measure the same positions. A base older than
+# Position::extensions (ce2fdf3) cannot build the `next` group: the block between the bench's
+# `// BEGIN next` and `// END next` lines is then left out of its copy, and the report marks that
+# group's base time as missing. On a shared machine only the ratios of one run mean anything.
+# Criterion's "change" lines (percentages against the last saved run) are ignored.
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
 base=${BASE:-2743cf5}
 rounds=${ROUNDS:-3}
 base_dir=${BASE_DIR:-/tmp/zatre-base-$base}
 groups=("$@")
-[ ${#groups[@]} -eq 0 ] && groups=(legal_count perft2)
+[ ${#groups[@]} -eq 0 ] && groups=(legal_count perft2 next hand3 hand4 hand5 hand6 hand9)
 
 if [ ! -d "$base_dir" ]; then
   mkdir -p "$base_dir"
   git -C "$root" archive "$base" | tar -x -C "$base_dir"
 fi
-# The base gets the working tree's bench file, so that both measure the same positions.
+# The base gets the working tree's bench file and corpus, so that both measure the same positions.
 cp "$root/benches/movegen.rs" "$base_dir/benches/movegen.rs"
-(cd "$base_dir" && cargo bench --bench movegen --no-run -q 2>/dev/null)
+mkdir -p "$base_dir/tests/golden"
+cp "$root/tests/golden/middle-hands.txt" "$base_dir/tests/golden/middle-hands.txt"
+if ! (cd "$base_dir" && cargo bench --bench movegen --no-run -q 2>/dev/null); then
+  echo "the base cannot build the bench's next group: measured without it" >&2
+  awk '/^\/\/ BEGIN next/ { skip = 1 } !skip { print } /^\/\/ END next/ { skip = 0 }' "$root/benches/movegen.rs" \
+    | sed 's/, next);/);/' > "$base_dir/benches/movegen.rs"
+  (cd "$base_dir" && cargo bench --bench movegen --no-run -q 2>/dev/null)
+fi
 (cd "$root" && cargo bench --bench movegen --no-run -q 2>/dev/null)
 
 out=$(mktemp -d)
@@ -47,5 +60,6 @@ awk '{ t[$1" "$2] = t[$1" "$2] " " $4 } END { for (k in t) print k t[k] }' "$out
   function median(s,   a, n, i, j, x) { n = split(s, a, " "); for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { x = a[i]; a[i] = a[j]; a[j] = x }
                                        return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
   { name = $1; side = $2; $1 = ""; $2 = ""; m[name, side] = median($0); names[name] = 1 }
-  END { for (n in names) printf "%-28s base %12.2f  new %12.2f  ratio %6.2f\n", n, m[n, "base"], m[n, "new"], m[n, "base"] / m[n, "new"] }' | sort
+  END { for (n in names) if ((n, "base") in m) printf "%-36s base %12.2f  new %12.2f  ratio %6.2f\n", n, m[n, "base"], m[n, "new"], m[n, "base"] / m[n, "new"]
+                           else printf "%-36s base %12s  new %12.2f  (not in the base)\n", n, "-", m[n, "new"] }' | sort
 rm -r "$out"

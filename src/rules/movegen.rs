@@ -64,6 +64,16 @@ struct OrderSearch<'a> {
     waits: &'a [Mask],
 }
 
+/// The buffers of [`MoveGen::forced_order`], kept from one search to the next.
+#[derive(Default)]
+struct OrderBuffers {
+    tiles: Vec<Placement>,
+    beside: Vec<Cell>,
+    waits: Vec<Mask>,
+    touching: Vec<Mask>,
+    failed: MaskSet,
+}
+
 /// A set of the tiles of a move, as bits of their indices: a move may place every tile of the
 /// game (121).
 type Mask = u128;
@@ -137,6 +147,9 @@ pub struct MoveGen<'r> {
     untried: Vec<Cell>,
     /// Normal cells each value fits on, on the board the generator started from (lazy).
     base_fits: Option<[Vec<Cell>; VALUES]>,
+    /// The empty squares other than normal cells beside the tiles of the board the generator
+    /// started from, computed with `base_fits`: with it, every cell that could take a tile then.
+    other_open: Vec<Cell>,
     /// When raised, every enumeration ends at once: counts and listings are then partial.
     stop: Option<&'r AtomicBool>,
     /// When not 0, the enumeration skips every subtree that cannot reach this many placements
@@ -146,6 +159,8 @@ pub struct MoveGen<'r> {
     /// than [`SMALL_HAND`] tiles): a tile on a double cell must lie on a run of 10 to 12 or be
     /// forced there, so the sets of a given size that are valid are met sooner.
     doubles_last: bool,
+    /// Buffers of [`MoveGen::forced_order`].
+    order_buffers: OrderBuffers,
     /// Buffers of [`MoveGen::growth_bound`].
     scratch: bound::Scratch,
     /// When raised, the search for the largest move size ends as soon as it has found one valid
@@ -170,12 +185,20 @@ impl<'r> MoveGen<'r> {
             marks: [Vec::new(), Vec::new()],
             untried: Vec::new(),
             base_fits: None,
+            other_open: Vec::new(),
             stop: None,
             soft_stop: None,
             prune_below: 0,
-            doubles_last: rules.variant == Variant::Classic && hand.len() > SMALL_HAND,
+            doubles_last: Self::doubles_last(rules, hand),
             scratch: bound::Scratch::new(),
+            order_buffers: OrderBuffers::default(),
         }
+    }
+
+    /// Whether the sets of a hand try their normal cells before their double cells: classic hands
+    /// of more than [`SMALL_HAND`] tiles.
+    fn doubles_last(rules: &Rules, hand: Tiles) -> bool {
+        rules.variant == Variant::Classic && hand.len() > SMALL_HAND
     }
 
     /// For players that must answer with a move: once `stop` is raised, a listing that has yielded
@@ -189,6 +212,14 @@ impl<'r> MoveGen<'r> {
     pub fn with_soft_stop(mut self, stop: &'r AtomicBool) -> MoveGen<'r> {
         self.soft_stop = Some(stop);
         self
+    }
+
+    /// Puts another hand in place of the generator's on the same board, keeping what it worked
+    /// out about the board (perft counts every possible draw this way).
+    pub fn set_hand(&mut self, hand: Tiles) {
+        debug_assert!(self.placed.is_empty(), "the hand changes between enumerations only");
+        self.hand = hand;
+        self.doubles_last = Self::doubles_last(self.rules, hand);
     }
 
     /// Makes every enumeration end as soon as `stop` is raised (checked at every set). What it
@@ -339,7 +370,7 @@ impl<'r> MoveGen<'r> {
     fn may_reach(&mut self, lo: usize, hi: usize, level: usize) -> bool {
         let want = self.prune_below;
         let have = self.placed.len();
-        want == 0 || (have + self.hand.len() >= want && have + self.growth_bound(lo, hi, level) >= want)
+        want <= have || (have + self.hand.len() >= want && self.may_grow_by(lo, hi, level, want - have))
     }
 
     /// Runs `f` with the enumeration pruned to sets that can reach `size` placements.
@@ -432,8 +463,14 @@ impl<'r> MoveGen<'r> {
                 self.board.remove(p.cell);
             }
             let g = self.board.geometry();
-            let open = g.cells().iter().copied().filter(|&c| self.board.is_empty_cell(c) && self.touches(c));
-            let fits = self.fits_among(open);
+            let open: Vec<Cell> = g
+                .cells()
+                .iter()
+                .copied()
+                .filter(|&c| self.board.is_empty_cell(c) && self.touches(c))
+                .collect();
+            let fits = self.fits_among(open.iter().copied());
+            self.other_open = open.into_iter().filter(|&c| g.square(c) != Square::Normal).collect();
             for p in &set {
                 self.board.place(p.cell, p.value);
             }
@@ -458,39 +495,68 @@ impl<'r> MoveGen<'r> {
     /// Searches the orders of the current set for one in which every tile touches the board when
     /// it goes down and every tile in `needy` fits on no normal cell at that point.
     fn forced_order(&mut self, needy: Mask) -> Option<Vec<usize>> {
-        let tiles = self.placed.clone();
+        // The search's buffers, taken out of the generator for the search and put back after it:
+        // a set needs its order searched at most once, but an enumeration meets many such sets.
+        let mut buffers = std::mem::take(&mut self.order_buffers);
+        buffers.tiles.clear();
+        buffers.tiles.extend_from_slice(&self.placed);
+        let tiles = &buffers.tiles;
         // The only normal cells a value may fit on during the search, besides those it fits on at
         // the start: the cells beside the set's, the only ones that come to touch the board.
         let g = self.board.geometry();
-        let mut beside: Vec<Cell> = Vec::with_capacity(4 * tiles.len());
-        for p in &tiles {
+        buffers.beside.clear();
+        for p in tiles {
             for n in self.board.neighbours(p.cell) {
-                if g.square(n) == Square::Normal && !beside.contains(&n) {
-                    beside.push(n);
+                if g.square(n) == Square::Normal && !buffers.beside.contains(&n) {
+                    buffers.beside.push(n);
                 }
             }
         }
-        let waits = self.waits(&tiles, needy);
         for p in tiles.iter().rev() {
             self.board.remove(p.cell);
         }
-        let harmless = self.harmless(&tiles, needy);
-        let mut order = Vec::with_capacity(tiles.len());
-        let found = self.needy_reachable(&tiles, needy, &waits) && {
-            let search = OrderSearch { tiles: &tiles, needy, beside: &beside, harmless, waits: &waits };
-            self.order_from(&search, 0, &mut HashSet::default(), &mut order)
-        };
-        for p in &tiles {
+        // First the order the set was built in (each tile touches the board or an earlier one),
+        // which often serves, before the search and its preparations.
+        let mut built = 0;
+        while let Some(&p) = tiles.get(built) {
+            if !self.touches(p.cell) || (holds(needy, built) && self.fits_normal(p.value, &buffers.beside)) {
+                break;
+            }
+            self.board.place(p.cell, p.value);
+            built += 1;
+        }
+        if built == tiles.len() {
+            self.order_buffers = buffers;
+            return Some((0..built).collect());
+        }
+        for p in &tiles[built..] {
             self.board.place(p.cell, p.value);
         }
+        self.waits(tiles, needy, &mut buffers.waits);
+        for p in tiles.iter().rev() {
+            self.board.remove(p.cell);
+        }
+        let harmless = self.harmless(tiles, needy);
+        let mut order = Vec::with_capacity(tiles.len());
+        buffers.failed.clear();
+        let found = self.needy_reachable(tiles, needy, &buffers.waits, &mut buffers.touching) && {
+            let search =
+                OrderSearch { tiles, needy, beside: &buffers.beside, harmless, waits: &buffers.waits };
+            self.order_from(&search, 0, &mut buffers.failed, &mut order)
+        };
+        for p in tiles {
+            self.board.place(p.cell, p.value);
+        }
+        self.order_buffers = buffers;
         found.then_some(order)
     }
 
     /// [`OrderSearch::waits`], with the whole set down.
-    fn waits(&self, tiles: &[Placement], needy: Mask) -> Vec<Mask> {
-        let mut waits: Vec<Mask> = vec![0; tiles.len()];
+    fn waits(&self, tiles: &[Placement], needy: Mask, waits: &mut Vec<Mask>) {
+        waits.clear();
+        waits.resize(tiles.len(), 0);
         if !self.rules.needs_neighbour() {
-            return waits;
+            return;
         }
         for (j, p) in tiles.iter().enumerate() {
             let room = self
@@ -502,7 +568,6 @@ impl<'r> MoveGen<'r> {
             let Some(room) = room else { continue };
             waits[j] = mask_where(tiles.len(), |d| d != j && holds(needy, d) && tiles[d].value <= room);
         }
-        waits
     }
 
     /// [`OrderSearch::harmless`], on the board before the set. Putting a tile down fills its cell
@@ -524,15 +589,21 @@ impl<'r> MoveGen<'r> {
 
     /// A quick refusal of the order search, on the board before the set: whether each needy tile
     /// can be reached from the board through tiles that need not wait for it.
-    fn needy_reachable(&self, tiles: &[Placement], needy: Mask, waits: &[Mask]) -> bool {
+    fn needy_reachable(
+        &self,
+        tiles: &[Placement],
+        needy: Mask,
+        waits: &[Mask],
+        touching: &mut Vec<Mask>,
+    ) -> bool {
         if !self.rules.needs_neighbour() {
             return true;
         }
         let n = tiles.len();
         let starts = mask_where(n, |i| self.touches(tiles[i].cell));
         // The tiles next to each tile.
-        let touching: Vec<Mask> =
-            (0..n).map(|i| mask_where(n, |j| adjacent(tiles[i].cell, tiles[j].cell))).collect();
+        touching.clear();
+        touching.extend((0..n).map(|i| mask_where(n, |j| adjacent(tiles[i].cell, tiles[j].cell))));
         (0..n).filter(|&d| holds(needy, d)).all(|d| {
             let allowed = mask_where(n, |j| j != d && !holds(waits[j], d));
             let mut reached = starts & allowed;
@@ -709,6 +780,65 @@ impl<'r> MoveGen<'r> {
         found
     }
 
+    /// Whether some valid set strictly contains the current valid one (the must-place rule
+    /// `maximal`), without naming it: mostly decided by the cells beside the board and the set.
+    ///
+    /// Every superset puts some tile next to the board or the set, on a cell whose room, with the
+    /// set down, takes it (tiles only shrink rooms). So when no such cell takes the hand's smallest
+    /// value, none exists. When one does, a tile of that value put down last makes a valid
+    /// superset (the set's own order still holds, and runs only grow into the 10 to 12 that make
+    /// a double cell fine): on a normal cell; on a double cell when its run reaches 10 to 12, or
+    /// under the forced exception when no normal cell beside the board takes any tile of the
+    /// hand. Only a double cell where the exception is forbidden leaves the question to the
+    /// search over every superset ([`MoveGen::valid_superset`]).
+    fn has_valid_superset(&mut self) -> bool {
+        let Some(vmin) = self.hand.distinct().next() else { return false };
+        self.ensure_base_fits();
+        let g = self.board.geometry();
+        let open = |c: Cell| {
+            self.board.is_empty_cell(c)
+                && self.touches(c)
+                && self.board.room(c, self.limit).is_some_and(|room| vmin <= room)
+        };
+        // The empty cells that touch the board or the set (every empty cell when no neighbour is
+        // needed) and take the smallest value: among the normal cells that took it before the set
+        // (rooms only shrink), the cells beside the set's tiles, and the other squares beside the
+        // board.
+        let normal_before = self.base_fits.iter().flat_map(|fits| fits[usize::from(vmin)].iter().copied());
+        let beside_set = self.placed.iter().flat_map(|p| self.board.neighbours(p.cell));
+        let other_before = self.other_open.iter().copied();
+        let mut doubles: Vec<Cell> = Vec::new();
+        for c in normal_before.chain(beside_set).chain(other_before).filter(|&c| open(c)) {
+            if !self.doubles_matter || g.square(c) == Square::Normal {
+                return true;
+            }
+            doubles.push(c);
+        }
+        if doubles.is_empty() {
+            return false;
+        }
+        // No normal cell takes a tile: a tile on a double cell is forced there, if allowed.
+        if self.rules.forced_double == ForcedDouble::Allow {
+            return true;
+        }
+        let low = self.limit - 2;
+        for c in doubles {
+            let room = self.board.room(c, self.limit).unwrap_or(0);
+            let values: Vec<u8> = self.hand.distinct().take_while(|&v| v <= room).collect();
+            for v in values {
+                self.board.place(c, v);
+                let fine = [Axis::Horizontal, Axis::Vertical]
+                    .into_iter()
+                    .any(|axis| self.board.run_through(c, axis).0 >= low);
+                self.board.remove(c);
+                if fine {
+                    return true;
+                }
+            }
+        }
+        self.valid_superset().is_some()
+    }
+
     /// Some valid move that places at least one tile, if any.
     pub fn any_move(&mut self) -> Option<Move> {
         self.find_valid(0, 1)
@@ -828,7 +958,7 @@ impl<'r> MoveGen<'r> {
                 }
                 if g.accept() {
                     let current = g.current().to_vec();
-                    if g.valid_superset().is_none() {
+                    if !g.has_valid_superset() {
                         any = true;
                         return visit(&current);
                     }
@@ -867,7 +997,7 @@ impl<'r> MoveGen<'r> {
             MustPlace::Maximal => {
                 let mut n = 0u64;
                 let _ = self.enumerate(0, self.hand.len(), &mut |g| {
-                    if g.accept() && g.valid_superset().is_none() {
+                    if g.accept() && !g.has_valid_superset() {
                         n += 1;
                     }
                     ControlFlow::Continue(())

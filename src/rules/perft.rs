@@ -19,6 +19,22 @@ pub fn perft_until(pos: &Position, depth: u32, stop: &AtomicBool) -> u64 {
     }
     match pos.phase() {
         Phase::Over => 0,
+        // The last draw of the count: each hand drawn is counted on the same board by one move
+        // generator, without a copy of the position (or of the board) per draw.
+        Phase::Draw if depth == 1 => {
+            let hand = *pos.hand_to_move();
+            let mut movegen = pos.movegen().with_stop(stop);
+            pos.possible_draws()
+                .into_iter()
+                .take_while(|_| !stop.load(Ordering::Relaxed))
+                .map(|(draw, _)| {
+                    let mut drawn = hand;
+                    drawn.add_all(&draw);
+                    movegen.set_hand(drawn);
+                    movegen.legal_count()
+                })
+                .sum()
+        }
         Phase::Draw => pos
             .possible_draws()
             .into_iter()

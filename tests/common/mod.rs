@@ -1,5 +1,6 @@
 //! Helpers shared by the integration tests: positions from short descriptions, spawning the
-//! engine binary, the peak memory of a spawned engine, and the session driven in-process.
+//! engine binary, the peak memory of a spawned engine, the session driven in-process, and the
+//! records of the golden count files.
 
 #![allow(dead_code)]
 
@@ -183,4 +184,29 @@ fn run_inline(lane: Lane, job: Job, stop: &AtomicBool, queue: &mut VecDeque<Even
     let response = job.run(stop, &mut |info| infos.push(info));
     queue.extend(infos.into_iter().map(|info| Event::Info(lane, info)));
     queue.push_back(Event::Done(lane, response));
+}
+
+/// The records of a golden file of counts (`tests/golden/perft.txt`, `middle-hands.txt`): each
+/// line `<depth> <count> <position line>` as its line number, depth, count and position, `#`
+/// comments and blank lines skipped.
+///
+/// # Panics
+/// On a line that is not such a record: the golden file is broken.
+pub fn golden_counts(text: &str) -> Vec<(usize, u32, u64, Position)> {
+    let mut records = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut parts = line.splitn(3, ' ');
+        let (Some(depth), Some(count), Some(position)) = (parts.next(), parts.next(), parts.next()) else {
+            panic!("line {}: expected <depth> <count> <position line>", number + 1);
+        };
+        let depth: u32 = depth.parse().expect("depth is a number");
+        let count: u64 = count.parse().expect("count is a number");
+        let pos = Position::from_line(position).unwrap_or_else(|e| panic!("line {}: {e}", number + 1));
+        records.push((number + 1, depth, count, pos));
+    }
+    records
 }

@@ -51,6 +51,25 @@ impl MoveGen<'_> {
     /// An upper bound on the tiles the current set can still grow by, when the enumeration at
     /// `level` may try the cells `untried[lo..hi]` and then their unmarked neighbours.
     pub(super) fn growth_bound(&mut self, lo: usize, hi: usize, level: usize) -> usize {
+        self.bound_or_enough(lo, hi, level, usize::MAX)
+    }
+
+    /// Whether [`MoveGen::growth_bound`] is at least `need`, answered as soon as it is plain.
+    ///
+    /// The pruned enumerations ask this at every set they visit, and in most sets of hands of a
+    /// few tiles on an open board the answer is yes by a glance at the first cells of the region:
+    /// each line that holds a region cell takes at least one tile, and a total of at least the
+    /// room of its roomiest region cell. Those lower bounds of the line capacities, taken as the
+    /// region grows, end the work once they admit `need` tiles; only sets in cramped corners pay
+    /// for the whole region and the dynamic programmes. The answer is the same as the bound's, so
+    /// the enumeration visits the same sets in the same order.
+    pub(super) fn may_grow_by(&mut self, lo: usize, hi: usize, level: usize, need: usize) -> bool {
+        need == 0 || self.bound_or_enough(lo, hi, level, need) >= need
+    }
+
+    /// [`MoveGen::growth_bound`], or any number of at least `enough` once the lower bounds of the
+    /// line capacities show that the bound reaches it.
+    fn bound_or_enough(&mut self, lo: usize, hi: usize, level: usize, enough: usize) -> usize {
         let Some(vmin) = self.hand.distinct().next() else { return 0 };
         let g = self.board.geometry();
         let limit = self.limit;
@@ -77,15 +96,27 @@ impl MoveGen<'_> {
         // The first and last region square of every row and column, in grid coordinates.
         let mut rows = [Span::EMPTY; STRIDE];
         let mut columns = [Span::EMPTY; STRIDE];
+        // Lower bounds of the capacities of the rows and of the columns, as the region grows.
+        let mut row_floor = Floor::default();
+        let mut column_floor = Floor::default();
         let mut k = 0;
         while k < scratch.stack.len() {
             let i = scratch.stack[k];
             k += 1;
-            rows[i / STRIDE].cover(i % STRIDE);
-            columns[i % STRIDE].cover(i / STRIDE);
             let room = self.board.room(Cell::from_index(i), limit).unwrap_or(0);
+            rows[i / STRIDE].cover(i % STRIDE, room);
+            columns[i % STRIDE].cover(i / STRIDE, room);
+            row_floor.add(&rows[i / STRIDE]);
+            column_floor.add(&columns[i % STRIDE]);
             for v in at_least.iter_mut().take(usize::from(room.min(VALUES as u8 - 1)) + 1) {
                 *v += 1;
+            }
+            if row_floor.count.min(column_floor.count) >= enough {
+                let (count, sum) = row_floor.min(&column_floor);
+                let taken = takeable(self.hand.values(), count, sum, &at_least);
+                if taken >= enough {
+                    return taken;
+                }
             }
             if !self.rules.needs_neighbour() {
                 continue;
@@ -128,46 +159,90 @@ impl MoveGen<'_> {
         }
         let count_cap = by_rows.count.min(by_columns.count);
         let sum_cap = by_rows.sum.min(by_columns.sum);
-        // The smallest tiles, one by one, while every bound still admits them.
-        let mut taken = 0usize;
-        let mut total = 0usize;
-        let mut above = [0usize; VALUES];
-        for v in self.hand.values() {
-            let v = usize::from(v);
-            if taken + 1 > count_cap || total + v > sum_cap {
-                break;
-            }
-            // Hall: the tiles of value at least w taken so far, this one too, need as many cells.
-            if (0..=v).any(|w| above[w] + 1 > at_least[w]) {
-                break;
-            }
-            for a in above.iter_mut().take(v + 1) {
-                *a += 1;
-            }
-            taken += 1;
-            total += v;
-        }
-        taken
+        takeable(self.hand.values(), count_cap, sum_cap, &at_least)
     }
 }
 
-/// The first and last region square of a line, by their place in it (grid coordinates).
+/// How many of the hand's smallest tiles (`values`, in increasing order) the bounds admit, one by
+/// one: at most `count_cap` tiles of total at most `sum_cap`, and by Hall's condition no more
+/// tiles of value at least `w` than `at_least[w]` cells of room at least `w`. The more each bound
+/// admits, the more it takes.
+fn takeable(
+    values: impl Iterator<Item = u8>,
+    count_cap: usize,
+    sum_cap: usize,
+    at_least: &[usize; VALUES],
+) -> usize {
+    let mut taken = 0usize;
+    let mut total = 0usize;
+    let mut above = [0usize; VALUES];
+    for v in values {
+        let v = usize::from(v);
+        if taken + 1 > count_cap || total + v > sum_cap {
+            break;
+        }
+        // Hall: the tiles of value at least w taken so far, this one too, need as many cells.
+        if (0..=v).any(|w| above[w] + 1 > at_least[w]) {
+            break;
+        }
+        for a in above.iter_mut().take(v + 1) {
+            *a += 1;
+        }
+        taken += 1;
+        total += v;
+    }
+    taken
+}
+
+/// Lower bounds of the summed capacities of a set of lines (the rows, or the columns): a line
+/// that holds a region cell takes one tile of the smallest value there, and one tile of the
+/// roomiest cell's room alone (a cell's room respects the runs of both its lines).
+#[derive(Default)]
+struct Floor {
+    count: usize,
+    sum: usize,
+}
+
+impl Floor {
+    /// Takes into account the line `span` just grew (by one cell).
+    fn add(&mut self, span: &Span) {
+        if span.cells == 1 {
+            self.count += 1;
+        }
+        self.sum += usize::from(span.roomiest - span.roomiest_before);
+    }
+
+    /// The smaller count and the smaller sum of two sets of lines.
+    fn min(&self, other: &Floor) -> (usize, usize) {
+        (self.count.min(other.count), self.sum.min(other.sum))
+    }
+}
+
+/// The first and last region square of a line, by their place in it (grid coordinates), how many
+/// region squares it holds and the largest room among them (before the last one came too).
 #[derive(Copy, Clone)]
 struct Span {
     first: usize,
     last: usize,
+    cells: usize,
+    roomiest: u8,
+    roomiest_before: u8,
 }
 
 impl Span {
-    const EMPTY: Span = Span { first: usize::MAX, last: 0 };
+    const EMPTY: Span = Span { first: usize::MAX, last: 0, cells: 0, roomiest: 0, roomiest_before: 0 };
 
     fn is_empty(&self) -> bool {
         self.first > self.last
     }
 
-    fn cover(&mut self, at: usize) {
+    /// Adds the region square at `at` of the line, of room `room`.
+    fn cover(&mut self, at: usize, room: u8) {
         self.first = self.first.min(at);
         self.last = self.last.max(at);
+        self.cells += 1;
+        self.roomiest_before = self.roomiest;
+        self.roomiest = self.roomiest.max(room);
     }
 }
 

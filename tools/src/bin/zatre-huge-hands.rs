@@ -1,11 +1,14 @@
-//! zatre-huge-hands: plays seeded classic games in-process and prints the position line of every
-//! turn at which the player to move holds many tiles (kept from earlier turns under the leftover
-//! rules), to build the corpus of huge hands (`tests/golden/largest.txt`).
+//! zatre-huge-hands: plays seeded games in-process and prints the position line of every turn at
+//! which the player to move holds many tiles (kept from earlier turns under the leftover rules), to
+//! build the corpus of huge hands (`tests/golden/largest.txt`) and, with `--min-hand 3 --max-hand
+//! 11`, that of middle hands (`tests/golden/middle-hands.txt`).
 //!
 //! Each printed line is `<seed> <turn> <hand size> <position line>`; the same position is
-//! printed once.
+//! printed once. With `--per-hand N`, the positions are held until the games are over and at most
+//! N of each hand size are printed, spread evenly over the games (for hand sizes that real games
+//! reach much more often than others, as three tiles).
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
 
 use clap::Parser;
@@ -26,6 +29,9 @@ struct Args {
     /// Number of players.
     #[arg(long, default_value_t = 1)]
     players: u8,
+    /// The variant: `classic`, `dice` or `kids`.
+    #[arg(long, default_value = "classic")]
+    variant: String,
     /// Rule options, `key=value`, comma-separated (e.g. `rules=cz3` or `leftovers=cz4`).
     #[arg(long, default_value = "")]
     rules: String,
@@ -35,6 +41,13 @@ struct Args {
     /// The least hand size printed.
     #[arg(long, default_value_t = 12)]
     min_hand: usize,
+    /// The largest hand size printed (no limit when absent).
+    #[arg(long)]
+    max_hand: Option<usize>,
+    /// At most this many positions of each hand size, spread evenly over those met, printed at
+    /// the end (all of them, as they are met, when absent).
+    #[arg(long)]
+    per_hand: Option<usize>,
     /// Instead of real hands: at every `--stress`-th turn with a draw due, the board of the game
     /// with the hand to move filled up from the bag, at random, to 12 to 30 tiles (a stress test
     /// of the largest size on real boards; such hands are made up, not played).
@@ -73,7 +86,12 @@ fn main() {
     let args = Args::parse();
     let options: Vec<(&str, &str)> =
         args.rules.split(',').filter(|s| !s.is_empty()).filter_map(|kv| kv.split_once('=')).collect();
-    let rules = match Rules::with_options(Variant::Classic, args.players, options.iter().copied()) {
+    let Some(variant) = Variant::parse(&args.variant) else {
+        eprintln!("unknown variant {}: classic, dice or kids", args.variant);
+        std::process::exit(2);
+    };
+    let max_hand = args.max_hand.unwrap_or(usize::MAX);
+    let rules = match Rules::with_options(variant, args.players, options.iter().copied()) {
         Ok(rules) => rules,
         Err(e) => {
             eprintln!("bad rules: {e}");
@@ -89,6 +107,8 @@ fn main() {
         }
     };
     let mut seen = HashSet::new();
+    // With --per-hand: the positions met, by hand size.
+    let mut held_back: BTreeMap<usize, Vec<String>> = BTreeMap::new();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for seed in args.seed..args.seed + args.games {
@@ -101,7 +121,7 @@ fn main() {
                     let held = pos.hand_to_move().len();
                     let want = rng.random_range(12..=30usize).max(held);
                     let extra = (want - held).min(pos.bag().len());
-                    if held + extra >= args.min_hand {
+                    if (args.min_hand..=max_hand).contains(&(held + extra)) {
                         let line = pos.to_line().replace("phase=draw", "phase=place");
                         if let Some(line) = with_bigger_hand(&line, pos.to_move(), extra, &mut rng) {
                             if writeln!(out, "{seed} {} {} {line}", pos.turn(), held + extra)
@@ -123,14 +143,14 @@ fn main() {
             }
             let pos = game.position().clone();
             let hand = pos.hand_to_move().len();
-            if hand >= args.min_hand && args.stress.is_none() {
+            if (args.min_hand..=max_hand).contains(&hand) && args.stress.is_none() {
                 let line = pos.to_line();
                 if seen.insert(line.clone()) {
-                    // A closed pipe ends the collection.
-                    if writeln!(out, "{seed} {} {hand} {line}", pos.turn())
-                        .and_then(|()| out.flush())
-                        .is_err()
-                    {
+                    let record = format!("{seed} {} {hand} {line}", pos.turn());
+                    if args.per_hand.is_some() {
+                        held_back.entry(hand).or_default().push(record);
+                    } else if writeln!(out, "{record}").and_then(|()| out.flush()).is_err() {
+                        // A closed pipe ends the collection.
                         return;
                     }
                 }
@@ -146,4 +166,20 @@ fn main() {
             }
         }
     }
+    if let Some(per_hand) = args.per_hand {
+        for records in held_back.values() {
+            for record in spread(records, per_hand) {
+                if writeln!(out, "{record}").is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// At most `n` of `items`, evenly spaced: the middle one of each of `n` equal stretches.
+fn spread<T>(items: &[T], n: usize) -> impl Iterator<Item = &T> {
+    let len = items.len();
+    let n = n.min(len);
+    (0..n).map(move |j| &items[(2 * j + 1) * len / (2 * n)])
 }
