@@ -16,59 +16,18 @@ use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::thread;
 use std::time::{Duration, Instant};
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 
-use engine_path::{engine, first_line, BRIDGE};
-use webdriver::{Browser, KEY_DOWN, KEY_ENTER, KEY_ESCAPE, KEY_LEFT, KEY_RIGHT, KEY_TAB, KEY_UP};
+use engine_path::{engine, BRIDGE};
+use webdriver::{Bridge, Browser, KEY_DOWN, KEY_ENTER, KEY_ESCAPE, KEY_LEFT, KEY_RIGHT, KEY_TAB, KEY_UP};
 
 /// The engine seat's time per move: long enough that the page can be read while it thinks (the
 /// state after the human's move), short enough for CI.
 const ENGINE_MS: u32 = 150;
-
-/// A running `zatre-web`; killed when dropped.
-struct BridgeProcess {
-    child: Child,
-    url: String,
-}
-
-impl BridgeProcess {
-    fn start() -> BridgeProcess {
-        BridgeProcess::start_with(&engine().display().to_string(), &[])
-    }
-
-    fn start_with(engine_cmd: &str, extra: &[&str]) -> BridgeProcess {
-        let mut child = Command::new(BRIDGE)
-            .args(["--port", "0", "--engine", engine_cmd])
-            .args(extra)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("zatre-web starts");
-        let line = first_line(&mut child);
-        let url = line.trim().strip_prefix("listening on ").expect("listening on <url>").to_string();
-        BridgeProcess { child, url }
-    }
-}
-
-impl Drop for BridgeProcess {
-    fn drop(&mut self) {
-        let _ = Command::new("kill").args(["-INT", &self.child.id().to_string()]).status();
-        let until = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < until {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            thread::sleep(Duration::from_millis(20));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// The test's own engine, the judge of what the page shows.
 struct Judge {
@@ -337,7 +296,7 @@ fn play_human_turn(browser: &Browser, rng: &mut ChaCha8Rng) {
 
 #[test]
 fn a_whole_classic_game_by_clicks_against_the_engine() {
-    let bridge = BridgeProcess::start();
+    let bridge = Bridge::start(&engine().display().to_string());
     let browser = Browser::start();
     println!("browser: {}", browser.version());
     browser.goto(&bridge.url);
@@ -496,7 +455,7 @@ fn a_whole_classic_game_by_clicks_against_the_engine() {
 
 #[test]
 fn dice_and_kids_boards_have_the_engines_cells() {
-    let bridge = BridgeProcess::start();
+    let bridge = Bridge::start(&engine().display().to_string());
     let browser = Browser::start();
     browser.goto(&bridge.url);
     let mut judge = Judge::start();
@@ -536,7 +495,7 @@ fn the_page_shows_a_refusal_and_restarts_a_crashed_engine() {
     let dir = tempfile::tempdir().expect("a temp dir");
     let pid_file = dir.path().join("pid");
     let cmd = format!("echo $$ > {}; exec {}", pid_file.display(), engine().display());
-    let bridge = BridgeProcess::start_with(&cmd, &["--max-engines", "1"]);
+    let bridge = Bridge::start_with(&cmd, &["--max-engines", "1"]);
     let browser = Browser::start();
     browser.goto(&bridge.url);
     start_game(&browser, "classic", &["human", "engine"], "5");
@@ -644,7 +603,7 @@ fn start_and_read_rules(browser: &Browser) -> BTreeMap<String, String> {
 
 #[test]
 fn the_dialog_shows_the_rules_that_are_played_for_every_preset() {
-    let bridge = BridgeProcess::start();
+    let bridge = Bridge::start(&engine().display().to_string());
     let browser = Browser::start();
     browser.goto(&bridge.url);
     browser.wait_until(
@@ -711,49 +670,10 @@ fn the_dialog_shows_the_rules_that_are_played_for_every_preset() {
     no_console_errors(&browser);
 }
 
-/// axe-core's script (`npm pack axe-core`, fetched by `.ci/run` into `target/axe/`), or `None`
-/// outside CI when it is missing (then the axe checks are skipped, saying so). `ZATRE_AXE` names
-/// another copy.
-fn axe_script() -> Option<String> {
-    let path = std::env::var_os("ZATRE_AXE").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("target").join("axe").join("axe.min.js")
-    });
-    match std::fs::read_to_string(&path) {
-        Ok(text) => Some(text),
-        Err(e) => {
-            assert!(
-                std::env::var("CI").map_or(true, |v| v != "true"),
-                "axe-core is missing at {} ({e}): .ci/run fetches it with npm pack",
-                path.display()
-            );
-            println!(
-                "axe-core missing at {}: the accessibility checks are skipped (CI fails instead)",
-                path.display()
-            );
-            None
-        }
-    }
-}
-
-/// Runs axe-core on the page as it is: its serious and critical violations.
-fn axe_violations(browser: &Browser, axe: &str) -> Vec<Value> {
-    if browser.js("return typeof window.axe") != "object" {
-        browser.js(&format!("{axe}\n;return true;"));
-    }
-    let found = browser.js_async(
-        "const done = arguments[arguments.length - 1]; \
-         axe.run(document, { resultTypes: ['violations'] }).then(r => done(r.violations \
-             .filter(v => v.impact === 'serious' || v.impact === 'critical') \
-             .map(v => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 4).map(n => n.target.join(' ')) })))) \
-         .catch(e => done([{ id: 'axe failed', help: String(e) }]));",
-    );
-    found.as_array().cloned().unwrap_or_default()
-}
-
 /// axe-core finds no serious or critical violation in this state of the page.
 fn axe_check(browser: &Browser, axe: Option<&str>, state: &str) {
     let Some(axe) = axe else { return };
-    let found = axe_violations(browser, axe);
+    let found = browser.axe_violations(axe);
     assert!(found.is_empty(), "axe-core, {state}: serious or critical violations: {found:#?}");
     println!("axe-core, {state}: no serious or critical violation");
 }
@@ -764,7 +684,7 @@ fn axe_finds_a_planted_fault(browser: &Browser, axe: Option<&str>) {
     let Some(axe) = axe else { return };
     browser.js("const b = document.createElement('button'); b.id = 'axe-probe'; \
          (document.querySelector('dialog[open] form') || document.body).appendChild(b); return true;");
-    let found = axe_violations(browser, axe);
+    let found = browser.axe_violations(axe);
     browser.js("document.querySelector('#axe-probe').remove(); return true;");
     assert!(
         found.iter().any(|v| v["id"] == "button-name"),
@@ -1022,8 +942,8 @@ fn load_line(browser: &Browser, line: &str) {
 
 #[test]
 fn the_board_for_players_keys_sizes_languages_and_axe() {
-    let axe = axe_script();
-    let bridge = BridgeProcess::start();
+    let axe = webdriver::axe_script();
+    let bridge = Bridge::start(&engine().display().to_string());
     let browser = Browser::start();
     browser.set_viewport(1280, 720);
     browser.goto(&bridge.url);
@@ -1225,7 +1145,7 @@ fn judge_points(judge: &mut Judge, browser: &Browser, mv: &str) -> String {
 
 #[test]
 fn the_page_starts_in_the_browsers_language() {
-    let bridge = BridgeProcess::start();
+    let bridge = Bridge::start(&engine().display().to_string());
     let browser = Browser::start_in(Some("de-DE"));
     browser.goto(&bridge.url);
     let lang = browser.wait_until(
@@ -1306,7 +1226,7 @@ fn an_idle_engine_ended_by_the_bridge_is_restarted_with_the_game() {
         println!("this zatre-web has no --idle-timeout (close code 4006): nothing to check");
         return;
     }
-    let bridge = BridgeProcess::start_with(&engine().display().to_string(), &["--idle-timeout", "2"]);
+    let bridge = Bridge::start_with(&engine().display().to_string(), &["--idle-timeout", "2"]);
     let browser = Browser::start();
     browser.goto(&bridge.url);
     start_game(&browser, "classic", &["human", "engine"], "9");
@@ -1326,8 +1246,7 @@ fn too_many_commands_a_second_are_said_in_words() {
         return;
     }
     // The page's start (versions, variants, the presets, the board) takes more than 3 commands.
-    let bridge =
-        BridgeProcess::start_with(&engine().display().to_string(), &["--max-commands-per-second", "3"]);
+    let bridge = Bridge::start_with(&engine().display().to_string(), &["--max-commands-per-second", "3"]);
     let browser = Browser::start();
     browser.goto(&bridge.url);
     let text = closed_with(&browser, "4007");
@@ -1336,7 +1255,7 @@ fn too_many_commands_a_second_are_said_in_words() {
 
 #[test]
 fn a_team_game_ends_in_words_from_the_human_seat() {
-    let bridge = BridgeProcess::start();
+    let bridge = Bridge::start(&engine().display().to_string());
     let browser = Browser::start();
     browser.goto(&bridge.url);
     browser.wait_until(

@@ -47,11 +47,11 @@ struct Cli {
     /// instant (six commands a move, 30 ms apart).
     #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(1..=100000))]
     max_commands_per_second: u32,
-    /// An origin (scheme://name[:port]) whose pages may connect, as a reverse proxy serves them;
+    /// An origin (`scheme://name[:port]`) whose pages may connect, as a reverse proxy serves them;
     /// repeatable. Its name is then an allowed Host, with its port or none.
     #[arg(long, value_name = "URL")]
     public_origin: Vec<PublicOrigin>,
-    /// One more Host (name[:port]) to accept with a public origin, for a proxy that sends its
+    /// One more Host (`name[:port]`) to accept with a public origin, for a proxy that sends its
     /// upstream's name; repeatable.
     #[arg(long, value_name = "HOST")]
     allow_host: Vec<HostName>,

@@ -433,8 +433,14 @@ pub struct Bridge {
 #[allow(dead_code)]
 impl Bridge {
     pub fn start(engine_cmd: &str) -> Bridge {
+        Bridge::start_with(engine_cmd, &[])
+    }
+
+    /// The same with more flags of `zatre-web` (`--idle-timeout 2`).
+    pub fn start_with(engine_cmd: &str, extra: &[&str]) -> Bridge {
         let mut child = Command::new(super::engine_path::BRIDGE)
             .args(["--port", "0", "--engine", engine_cmd])
+            .args(extra)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .spawn()
