@@ -869,31 +869,32 @@ impl<'r> MoveGen<'r> {
         let Some(vmin) = self.hand.distinct().next() else { return false };
         self.ensure_base_fits();
         let g = self.board.geometry();
+        // Every cell looked at below touches the board (or the set, which is down): whether it
+        // takes the smallest value is whether it is empty with room for it.
         let open = |c: Cell| {
-            self.board.is_empty_cell(c)
-                && self.touches(c)
-                && self.board.room(c, self.limit).is_some_and(|room| vmin <= room)
+            self.board.is_empty_cell(c) && self.board.room(c, self.limit).is_some_and(|room| vmin <= room)
         };
         // The empty cells that touch the board or the set (every empty cell when no neighbour is
         // needed) and take the smallest value: among the normal cells that took it before the set
         // (rooms only shrink), the cells beside the set's tiles, and the other squares beside the
         // board.
-        let normal_before = self.base_fits.iter().flat_map(|fits| fits[usize::from(vmin)].iter().copied());
+        let normal_before = self.base_fits.as_ref().map_or(&[][..], |fits| &fits[usize::from(vmin)][..]);
+        if normal_before.iter().any(|&c| open(c)) {
+            return true;
+        }
         let beside_set = self.placed.iter().flat_map(|p| self.board.neighbours(p.cell));
         let other_before = self.other_open.iter().copied();
+        // When no normal cell takes a tile, a tile on a double cell is forced there, if allowed.
+        let forced_allowed = self.rules.forced_double == ForcedDouble::Allow;
         let mut doubles: Vec<Cell> = Vec::new();
-        for c in normal_before.chain(beside_set).chain(other_before).filter(|&c| open(c)) {
-            if !self.doubles_matter || g.square(c) == Square::Normal {
+        for c in beside_set.chain(other_before).filter(|&c| open(c)) {
+            if !self.doubles_matter || g.square(c) == Square::Normal || forced_allowed {
                 return true;
             }
             doubles.push(c);
         }
         if doubles.is_empty() {
             return false;
-        }
-        // No normal cell takes a tile: a tile on a double cell is forced there, if allowed.
-        if self.rules.forced_double == ForcedDouble::Allow {
-            return true;
         }
         let low = self.limit - 2;
         for c in doubles {
