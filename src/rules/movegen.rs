@@ -847,11 +847,13 @@ impl<'r> MoveGen<'r> {
     fn is_maximal_move(&mut self) -> bool {
         let may_search_orders =
             self.doubles_matter && self.on_doubles > 0 && self.rules.forced_double == ForcedDouble::Allow;
-        if may_search_orders {
-            !self.has_valid_superset() && self.accept()
-        } else {
-            self.accept() && !self.has_valid_superset()
+        if !may_search_orders {
+            return self.accept() && !self.has_valid_superset();
         }
+        if self.has_valid_superset() {
+            return false;
+        }
+        self.accept()
     }
 
     /// Whether some valid set strictly contains the current valid one (the must-place rule
