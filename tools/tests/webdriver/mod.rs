@@ -421,6 +421,38 @@ impl Browser {
     }
 }
 
+// ---- Touch screens: Chromium's device emulation over the DevTools protocol. ----
+
+impl Browser {
+    /// A DevTools command (`Emulation.*`) through chromedriver.
+    #[allow(dead_code)]
+    pub fn cdp(&self, command: &str, params: Value) -> Value {
+        self.cmd("POST", "/goog/cdp/execute", Some(json!({ "cmd": command, "params": params })))
+    }
+
+    /// Emulates a phone: a touch screen (`pointer: coarse`) of `width` x `height` CSS pixels, or,
+    /// with `None`, ends the emulation (a mouse and the window's own size again).
+    #[allow(dead_code)]
+    pub fn emulate_phone(&self, size: Option<(i64, i64)>) {
+        match size {
+            Some((width, height)) => {
+                self.cdp(
+                    "Emulation.setDeviceMetricsOverride",
+                    json!({ "width": width, "height": height, "deviceScaleFactor": 1, "mobile": true }),
+                );
+                self.cdp(
+                    "Emulation.setTouchEmulationEnabled",
+                    json!({ "enabled": true, "maxTouchPoints": 5 }),
+                );
+            }
+            None => {
+                self.cdp("Emulation.setTouchEmulationEnabled", json!({ "enabled": false }));
+                self.cdp("Emulation.clearDeviceMetricsOverride", json!({}));
+            }
+        }
+    }
+}
+
 /// A running `zatre-web` on a free port with `engine_cmd` behind it; interrupted (SIGINT, then
 /// killed after 5 s) when dropped.
 #[allow(dead_code)]
