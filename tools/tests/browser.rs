@@ -1045,8 +1045,17 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
     browser.click("#zoom");
     let tiles = browser.js("return Math.min(...[...document.querySelectorAll('#hand button, #hand-area button')].map(b => Math.min(b.getBoundingClientRect().width, b.getBoundingClientRect().height)))");
     assert!(tiles.as_f64().unwrap_or(0.0) >= 32.0, "hand tiles and buttons are 32 px or more: {tiles}");
-    browser.js("window.scrollTo(0, 0); return true;");
+    // The README's phone: a touch screen, where the board starts with large cells (the choice
+    // made by the clicks above forgotten).
+    browser.js("localStorage.removeItem('zatre-zoom'); return true;");
+    browser.emulate_phone(Some((390, 844)));
+    browser.js("document.activeElement.blur(); window.scrollTo(0, 0); return true;");
+    settle(&browser);
+    let phone = phone_board(&browser);
+    assert_eq!(phone["zoomed"], Value::Bool(true), "a touch screen zooms the board: {phone}");
     std::fs::write(readme_shots().join("phone-mid-game.png"), browser.screenshot()).expect("written");
+    browser.emulate_phone(None);
+    browser.set_viewport(390, 844);
     browser.click("#new-game");
     check_layout(&browser, "390x844, dialog");
     screenshot(&browser, "zatre-web-phone-dialog.png");
@@ -1228,6 +1237,7 @@ fn a_phone_starts_with_large_cells_that_keep_the_play_in_view() {
         "the next lit cells in view: {v}"
     );
     check_layout(&browser, "390x844 touch, tiles picked");
+    axe_check(&browser, webdriver::axe_script().as_deref(), "390x844 touch, large cells");
 
     // The player scrolls by hand (in a box made narrow, 200 px, so that the cells near the centre
     // can leave it): a redraw with the same cells does not scroll back; a new choice of cells does.
@@ -1265,6 +1275,19 @@ fn a_phone_starts_with_large_cells_that_keep_the_play_in_view() {
     settle(&browser);
     let v = phone_board(&browser);
     assert_eq!(v["focusIn"], Value::Bool(true), "the focused cell in view (left): {v}");
+
+    // Pictures of both phone sizes in two languages (in Cargo's test temp directory).
+    for (w, h) in [(390, 844), (360, 740)] {
+        browser.emulate_phone(Some((w, h)));
+        for lang in ["de", "en"] {
+            browser.select("#lang", lang);
+            browser.emulate_phone(Some((w, h)));
+            browser.js("document.activeElement.blur(); window.scrollTo(0, 0); return true;");
+            settle(&browser);
+            check_layout(&browser, &format!("{w}x{h} touch, {lang}"));
+            screenshot(&browser, &format!("zatre-web-touch-{w}x{h}-{lang}.png"));
+        }
+    }
 
     // The player turns large cells off: kept off, for the next game too.
     browser.click("#zoom");

@@ -733,6 +733,8 @@ function applyZoom() {
   if (on === null) on = coarse.matches && fittedCell() < TOUCH_CELL;
   $('#zoom').checked = on;
   $('#board-area').classList.toggle('zoomed', on);
+  // The header's height as wrapped now: a zoomed board's box leaves room for the hand under it.
+  document.documentElement.style.setProperty('--header-now', `${$('header').offsetHeight}px`);
   keepBoardInView();
 }
 
