@@ -1243,12 +1243,14 @@ fn a_phone_starts_with_large_cells_that_keep_the_play_in_view() {
     // can leave it): a redraw with the same cells does not scroll back; a new choice of cells does.
     browser.js("const s = document.createElement('style'); s.id = 'narrow-box'; \
          s.textContent = '#board-scroll { max-width: 200px !important; }'; document.head.append(s); \
-         document.querySelector('#board-scroll').scrollTo(0, 0); return true;");
+         const b = document.querySelector('#board-scroll'); b.scrollTo(b.scrollWidth, b.scrollHeight); return true;");
     settle(&browser);
     let before = phone_board(&browser);
     assert_eq!(before["litIn"], Value::Bool(false), "scrolled away from the lit cells: {before}");
     browser.click("#show-hidden");
     browser.click("#show-hidden");
+    // The window resized (a phone's address bar) measures the board again: the box stays put.
+    browser.js("window.dispatchEvent(new Event('resize')); return true;");
     settle(&browser);
     let after = phone_board(&browser);
     assert_eq!(after["scroll"], before["scroll"], "a redraw leaves the player's scrolling alone: {after}");

@@ -719,11 +719,16 @@ function storedZoom() {
 /** The width of a cell of the board fitted to the screen (not zoomed). */
 function fittedCell() {
   const area = $('#board-area');
+  const box = $('#board-scroll');
   const was = area.classList.contains('zoomed');
+  const at = [box.scrollLeft, box.scrollTop];
   area.classList.remove('zoomed');
   const cell = $('#board [data-cell]');
   const width = cell ? cell.getBoundingClientRect().width : 0;
   area.classList.toggle('zoomed', was);
+  // Measured between two frames: the box is where the player left it.
+  box.scrollLeft = at[0];
+  box.scrollTop = at[1];
   return width;
 }
 
