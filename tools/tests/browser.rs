@@ -1162,6 +1162,23 @@ fn settle(browser: &Browser) {
     );
 }
 
+/// Picks the first hand tile; its lit cells must be in the board box's view.
+fn lit_cells_in_view(browser: &Browser, what: &str) {
+    browser.click("#hand [data-hand-tile]");
+    browser.wait_until(
+        "lit cells",
+        "return document.querySelectorAll('.accepts').length > 0",
+        Duration::from_secs(10),
+    );
+    settle(browser);
+    let v = phone_board(browser);
+    println!("390x844 touch, {what}: {v}");
+    assert!(
+        v["lit"].as_u64().unwrap_or(0) > 0 && v["litIn"] == Value::Bool(true),
+        "{what}: the lit cells in view: {v}"
+    );
+}
+
 #[test]
 fn a_phone_starts_with_large_cells_that_keep_the_play_in_view() {
     let bridge = Bridge::start(&engine().display().to_string());
@@ -1204,19 +1221,7 @@ fn a_phone_starts_with_large_cells_that_keep_the_play_in_view() {
     // A tile picked: its lit cells in view, even after the player scrolled the box away.
     browser.js("const b = document.querySelector('#board-scroll'); b.scrollTo(b.scrollWidth, b.scrollHeight); return true;");
     settle(&browser);
-    browser.click("#hand [data-hand-tile]");
-    browser.wait_until(
-        "lit cells",
-        "return document.querySelectorAll('.accepts').length > 0",
-        Duration::from_secs(10),
-    );
-    settle(&browser);
-    let v = phone_board(&browser);
-    println!("390x844 touch, a tile picked: {v}");
-    assert!(
-        v["lit"].as_u64().unwrap_or(0) > 0 && v["litIn"] == Value::Bool(true),
-        "the lit cells in view: {v}"
-    );
+    lit_cells_in_view(&browser, "a tile picked");
     // Put down, another tile picked: the new lit cells in view.
     browser.click(".accepts");
     browser.wait_until(
@@ -1224,18 +1229,7 @@ fn a_phone_starts_with_large_cells_that_keep_the_play_in_view() {
         "return document.body.dataset.busy === 'no' && document.querySelectorAll('.tile.pending').length === 1",
         Duration::from_secs(10),
     );
-    browser.click("#hand [data-hand-tile]");
-    browser.wait_until(
-        "lit cells",
-        "return document.querySelectorAll('.accepts').length > 0",
-        Duration::from_secs(10),
-    );
-    settle(&browser);
-    let v = phone_board(&browser);
-    assert!(
-        v["lit"].as_u64().unwrap_or(0) > 0 && v["litIn"] == Value::Bool(true),
-        "the next lit cells in view: {v}"
-    );
+    lit_cells_in_view(&browser, "the next tile picked");
     check_layout(&browser, "390x844 touch, tiles picked");
     axe_check(&browser, webdriver::axe_script().as_deref(), "390x844 touch, large cells");
 
