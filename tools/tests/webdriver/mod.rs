@@ -217,8 +217,11 @@ impl Browser {
     /// Sizes the window so that the page's viewport is `width` x `height` CSS pixels.
     pub fn set_viewport(&self, width: i64, height: i64) {
         let (mut w, mut h) = (width, height);
-        for _ in 0..3 {
+        // Under load (after a <select> popup or a device emulation ended) the window takes a
+        // moment to settle: a few tries, each given a little time.
+        for _ in 0..6 {
             self.cmd("POST", "/window/rect", Some(json!({ "width": w, "height": h })));
+            thread::sleep(Duration::from_millis(50));
             let v = self.js("return [window.innerWidth, window.innerHeight]");
             let (iw, ih) = (v[0].as_i64().unwrap_or(width), v[1].as_i64().unwrap_or(height));
             if iw == width && ih == height {
