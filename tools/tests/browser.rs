@@ -1045,8 +1045,17 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
     browser.click("#zoom");
     let tiles = browser.js("return Math.min(...[...document.querySelectorAll('#hand button, #hand-area button')].map(b => Math.min(b.getBoundingClientRect().width, b.getBoundingClientRect().height)))");
     assert!(tiles.as_f64().unwrap_or(0.0) >= 32.0, "hand tiles and buttons are 32 px or more: {tiles}");
-    browser.js("window.scrollTo(0, 0); return true;");
+    // The README's phone: a touch screen, where the board starts with large cells (the choice
+    // made by the clicks above forgotten).
+    browser.js("localStorage.removeItem('zatre-zoom'); return true;");
+    browser.emulate_phone(Some((390, 844)));
+    browser.js("document.activeElement.blur(); window.scrollTo(0, 0); return true;");
+    settle(&browser);
+    let phone = phone_board(&browser);
+    assert_eq!(phone["zoomed"], Value::Bool(true), "a touch screen zooms the board: {phone}");
     std::fs::write(readme_shots().join("phone-mid-game.png"), browser.screenshot()).expect("written");
+    browser.emulate_phone(None);
+    browser.set_viewport(390, 844);
     browser.click("#new-game");
     check_layout(&browser, "390x844, dialog");
     screenshot(&browser, "zatre-web-phone-dialog.png");
@@ -1122,6 +1131,168 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
     axe_check(&browser, axe.as_deref(), "game over");
     browser.set_viewport(1280, 720);
     screenshot(&browser, "zatre-web-over.png");
+    no_console_errors(&browser);
+}
+
+/// What a phone player sees of the board: whether it is zoomed, its smallest cell, and whether the
+/// centre, the lit cells and the focused cell lie inside the board box's visible rect (clear of
+/// the labels that stay at its top and left), and the box's scroll position.
+fn phone_board(browser: &Browser) -> Value {
+    browser.js(
+        "const box = document.querySelector('#board-scroll'); const b = box.getBoundingClientRect(); \
+         const corner = document.querySelector('#board .edge').getBoundingClientRect(); \
+         const sticky = getComputedStyle(document.querySelector('#board .edge')).position === 'sticky'; \
+         const vis = { l: Math.max(b.left + box.clientLeft, sticky ? corner.right : 0), t: Math.max(b.top + box.clientTop, sticky ? corner.bottom : 0), \
+             r: b.left + box.clientLeft + box.clientWidth, b: b.top + box.clientTop + box.clientHeight }; \
+         const inside = (el) => { const r = el.getBoundingClientRect(); return r.left >= vis.l - 0.5 && r.right <= vis.r + 0.5 && r.top >= vis.t - 0.5 && r.bottom <= vis.b + 0.5; }; \
+         const lit = [...document.querySelectorAll('.accepts')]; const a = document.activeElement; \
+         return { zoomed: document.querySelector('#board-area').classList.contains('zoomed'), checked: document.querySelector('#zoom').checked, \
+             cell: Math.min(...[...document.querySelectorAll('[data-cell]')].map(c => Math.min(c.getBoundingClientRect().width, c.getBoundingClientRect().height))), \
+             centre: inside(document.querySelector('[data-kind=\"centre\"]')), lit: lit.length, litIn: lit.every(inside), \
+             pendingIn: [...document.querySelectorAll('.tile.pending')].every(t => inside(t.closest('[data-cell]'))), \
+             focusIn: a && a.dataset.cell ? inside(a) : null, scroll: [box.scrollLeft, box.scrollTop], \
+             scrolls: box.scrollWidth > box.clientWidth || box.scrollHeight > box.clientHeight };",
+    )
+}
+
+/// Waits until the box's scroll events of the last change have run (two frames).
+fn settle(browser: &Browser) {
+    browser.js_async(
+        "const done = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(() => done(true)));",
+    );
+}
+
+/// Picks the first hand tile; its lit cells must be in the board box's view.
+fn lit_cells_in_view(browser: &Browser, what: &str) {
+    browser.click("#hand [data-hand-tile]");
+    browser.wait_until(
+        "lit cells",
+        "return document.querySelectorAll('.accepts').length > 0",
+        Duration::from_secs(10),
+    );
+    settle(browser);
+    let v = phone_board(browser);
+    println!("390x844 touch, {what}: {v}");
+    assert!(
+        v["lit"].as_u64().unwrap_or(0) > 0 && v["litIn"] == Value::Bool(true),
+        "{what}: the lit cells in view: {v}"
+    );
+}
+
+#[test]
+fn a_phone_starts_with_large_cells_that_keep_the_play_in_view() {
+    let bridge = Bridge::start(&engine().display().to_string());
+    let browser = Browser::start();
+    // A mouse on a narrow window: the board fitted to the width, as before.
+    browser.set_viewport(390, 844);
+    browser.goto(&bridge.url);
+    start_game(&browser, "classic", &["human", "engine"], "21");
+    wait_human_place(&browser);
+    let v = phone_board(&browser);
+    assert_eq!(
+        (v["zoomed"].clone(), v["checked"].clone()),
+        (Value::Bool(false), Value::Bool(false)),
+        "no touch screen, no zoom: {v}"
+    );
+    check_layout(&browser, "390x844, a mouse");
+
+    // A touch screen of 390x844: a new game starts with large cells, the centre in view.
+    browser.emulate_phone(Some((390, 844)));
+    assert_eq!(
+        browser.js("return matchMedia('(pointer: coarse)').matches"),
+        Value::Bool(true),
+        "touch emulated"
+    );
+    start_game(&browser, "classic", &["human", "engine"], "22");
+    wait_human_place(&browser);
+    settle(&browser);
+    let v = phone_board(&browser);
+    println!("390x844 touch, new game: {v}");
+    assert_eq!(
+        (v["zoomed"].clone(), v["checked"].clone()),
+        (Value::Bool(true), Value::Bool(true)),
+        "a phone starts zoomed: {v}"
+    );
+    assert!(v["cell"].as_f64().unwrap_or(0.0) >= 32.0, "every cell 32 px or more: {v}");
+    assert_eq!(v["scrolls"], Value::Bool(true), "the board scrolls in its box: {v}");
+    assert_eq!(v["centre"], Value::Bool(true), "the centre in view after a new game: {v}");
+    check_layout(&browser, "390x844 touch, new game");
+
+    // A tile picked: its lit cells in view, even after the player scrolled the box away.
+    browser.js("const b = document.querySelector('#board-scroll'); b.scrollTo(b.scrollWidth, b.scrollHeight); return true;");
+    settle(&browser);
+    lit_cells_in_view(&browser, "a tile picked");
+    // Put down, another tile picked: the new lit cells in view.
+    browser.click(".accepts");
+    browser.wait_until(
+        "the tile put down",
+        "return document.body.dataset.busy === 'no' && document.querySelectorAll('.tile.pending').length === 1",
+        Duration::from_secs(10),
+    );
+    lit_cells_in_view(&browser, "the next tile picked");
+    check_layout(&browser, "390x844 touch, tiles picked");
+    axe_check(&browser, webdriver::axe_script().as_deref(), "390x844 touch, large cells");
+
+    // The player scrolls by hand (in a box made narrow, 200 px, so that the cells near the centre
+    // can leave it): a redraw with the same cells does not scroll back; a new choice of cells does.
+    browser.js("const s = document.createElement('style'); s.id = 'narrow-box'; \
+         s.textContent = '#board-scroll { max-width: 200px !important; }'; document.head.append(s); \
+         const b = document.querySelector('#board-scroll'); b.scrollTo(b.scrollWidth, b.scrollHeight); return true;");
+    settle(&browser);
+    let before = phone_board(&browser);
+    assert_eq!(before["litIn"], Value::Bool(false), "scrolled away from the lit cells: {before}");
+    browser.click("#show-hidden");
+    browser.click("#show-hidden");
+    // The window resized (a phone's address bar) measures the board again: the box stays put.
+    browser.js("window.dispatchEvent(new Event('resize')); return true;");
+    settle(&browser);
+    let after = phone_board(&browser);
+    assert_eq!(after["scroll"], before["scroll"], "a redraw leaves the player's scrolling alone: {after}");
+    browser.click("#hand [data-hand-tile].selected");
+    browser.wait_until(
+        "the tile put back",
+        "return document.querySelectorAll('.accepts').length === 0",
+        Duration::from_secs(10),
+    );
+    settle(&browser);
+    let back = phone_board(&browser);
+    assert_eq!(back["pendingIn"], Value::Bool(true), "the tile of this turn in view again: {back}");
+    browser.js("document.querySelector('#narrow-box').remove(); return true;");
+
+    // The keyboard: a cell focused at the far end of its row is scrolled into view.
+    browser.js("document.querySelector('[data-cell][tabindex=\"0\"]').focus(); return true;");
+    browser.keys(&[KEY_RIGHT, KEY_RIGHT, KEY_RIGHT, KEY_RIGHT, KEY_RIGHT, KEY_RIGHT, KEY_RIGHT, KEY_RIGHT]);
+    settle(&browser);
+    let v = phone_board(&browser);
+    assert_eq!(v["focusIn"], Value::Bool(true), "the focused cell in view (right): {v}");
+    for _ in 0..14 {
+        browser.keys(&[KEY_LEFT]);
+    }
+    settle(&browser);
+    let v = phone_board(&browser);
+    assert_eq!(v["focusIn"], Value::Bool(true), "the focused cell in view (left): {v}");
+
+    // Pictures of both phone sizes in two languages (in Cargo's test temp directory).
+    for (w, h) in [(390, 844), (360, 740)] {
+        browser.emulate_phone(Some((w, h)));
+        for lang in ["de", "en"] {
+            browser.select("#lang", lang);
+            browser.emulate_phone(Some((w, h)));
+            browser.js("document.activeElement.blur(); window.scrollTo(0, 0); return true;");
+            settle(&browser);
+            check_layout(&browser, &format!("{w}x{h} touch, {lang}"));
+            screenshot(&browser, &format!("zatre-web-touch-{w}x{h}-{lang}.png"));
+        }
+    }
+
+    // The player turns large cells off: kept off, for the next game too.
+    browser.click("#zoom");
+    assert_eq!(phone_board(&browser)["zoomed"], Value::Bool(false));
+    check_layout(&browser, "390x844 touch, large cells off");
+    start_game(&browser, "classic", &["human", "engine"], "23");
+    wait_human_place(&browser);
+    assert_eq!(phone_board(&browser)["zoomed"], Value::Bool(false), "the player's choice is kept");
+    browser.emulate_phone(None);
     no_console_errors(&browser);
 }
 

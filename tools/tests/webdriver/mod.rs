@@ -217,8 +217,11 @@ impl Browser {
     /// Sizes the window so that the page's viewport is `width` x `height` CSS pixels.
     pub fn set_viewport(&self, width: i64, height: i64) {
         let (mut w, mut h) = (width, height);
-        for _ in 0..3 {
+        // Under load (after a <select> popup or a device emulation ended) the window takes a
+        // moment to settle: a few tries, each given a little time.
+        for _ in 0..6 {
             self.cmd("POST", "/window/rect", Some(json!({ "width": w, "height": h })));
+            thread::sleep(Duration::from_millis(50));
             let v = self.js("return [window.innerWidth, window.innerHeight]");
             let (iw, ih) = (v[0].as_i64().unwrap_or(width), v[1].as_i64().unwrap_or(height));
             if iw == width && ih == height {
@@ -418,6 +421,38 @@ impl Browser {
              .catch(e => done([{ id: 'axe failed', help: String(e) }]));",
         );
         found.as_array().cloned().unwrap_or_default()
+    }
+}
+
+// ---- Touch screens: Chromium's device emulation over the DevTools protocol. ----
+
+impl Browser {
+    /// A DevTools command (`Emulation.*`) through chromedriver.
+    #[allow(dead_code)]
+    pub fn cdp(&self, command: &str, params: Value) -> Value {
+        self.cmd("POST", "/goog/cdp/execute", Some(json!({ "cmd": command, "params": params })))
+    }
+
+    /// Emulates a phone: a touch screen (`pointer: coarse`) of `width` x `height` CSS pixels, or,
+    /// with `None`, ends the emulation (a mouse and the window's own size again).
+    #[allow(dead_code)]
+    pub fn emulate_phone(&self, size: Option<(i64, i64)>) {
+        match size {
+            Some((width, height)) => {
+                self.cdp(
+                    "Emulation.setDeviceMetricsOverride",
+                    json!({ "width": width, "height": height, "deviceScaleFactor": 1, "mobile": true }),
+                );
+                self.cdp(
+                    "Emulation.setTouchEmulationEnabled",
+                    json!({ "enabled": true, "maxTouchPoints": 5 }),
+                );
+            }
+            None => {
+                self.cdp("Emulation.setTouchEmulationEnabled", json!({ "enabled": false }));
+                self.cdp("Emulation.clearDeviceMetricsOverride", json!({}));
+            }
+        }
     }
 }
 

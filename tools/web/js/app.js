@@ -262,6 +262,7 @@ $('#reconnect').addEventListener('click', () =>
 async function loadBoard() {
   state.geometry = P.geometry(await call('geometry'));
   board.build(state.geometry);
+  applyZoom();
 }
 
 /** Reads position, status, score and history from the engine and redraws. */
@@ -341,6 +342,7 @@ function render() {
     preview: state.preview,
     last: state.lastMove,
   });
+  keepBoardInView();
   renderHand();
   renderBag();
   const variant = state.variants.find((v) => v.name === state.position.variant);
@@ -694,10 +696,76 @@ $('#undo').addEventListener('click', () =>
 );
 
 $('#show-hidden').addEventListener('change', () => render());
+
+// ---- large cells ----------------------------------------------------------------------------
+// On a touch screen too narrow for cells of TOUCH_CELL px, the board starts with large cells in
+// its own scrolling box (style.css `.zoomed`); the player's own choice (`#zoom`) is remembered
+// like the language and wins from then on. A mouse or a wide screen gets the fitted board.
+
+const ZOOM_STORE = 'zatre-zoom';
+/** The smallest cell a finger can hit, CSS px. */
+const TOUCH_CELL = 32;
+const coarse = window.matchMedia('(pointer: coarse)');
+
+function storedZoom() {
+  try {
+    const v = localStorage.getItem(ZOOM_STORE);
+    return v === 'on' ? true : v === 'off' ? false : null;
+  } catch {
+    return null; // storage may be off
+  }
+}
+
+/** The width of a cell of the board fitted to the screen (not zoomed). */
+function fittedCell() {
+  const area = $('#board-area');
+  const box = $('#board-scroll');
+  const was = area.classList.contains('zoomed');
+  const at = [box.scrollLeft, box.scrollTop];
+  area.classList.remove('zoomed');
+  const cell = $('#board [data-cell]');
+  const width = cell ? cell.getBoundingClientRect().width : 0;
+  area.classList.toggle('zoomed', was);
+  // Measured between two frames: the box is where the player left it.
+  box.scrollLeft = at[0];
+  box.scrollTop = at[1];
+  return width;
+}
+
+/** Zooms the board or not: the player's choice, else large cells on a touch screen that needs them. */
+function applyZoom() {
+  let on = storedZoom();
+  if (on === null) on = coarse.matches && fittedCell() < TOUCH_CELL;
+  $('#zoom').checked = on;
+  $('#board-area').classList.toggle('zoomed', on);
+  // The header's height as wrapped now: a zoomed board's box leaves room for the hand under it.
+  document.documentElement.style.setProperty('--header-now', `${$('header').offsetHeight}px`);
+  keepBoardInView();
+}
+
 $('#zoom').addEventListener('change', () => {
+  try {
+    localStorage.setItem(ZOOM_STORE, $('#zoom').checked ? 'on' : 'off');
+  } catch {
+    // storage may be off: the choice holds for this page
+  }
   $('#board-area').classList.toggle('zoomed', $('#zoom').checked);
   board.setFocus(board.focusName, false);
+  keepBoardInView();
 });
+window.addEventListener('resize', () => applyZoom());
+coarse.addEventListener('change', () => applyZoom());
+
+/**
+ * Keeps in the zoomed board's box what the player needs: the cells that take the picked tile, else
+ * the hint shown, else this turn's tiles, else the last move, else the centre.
+ */
+function keepBoardInView() {
+  if (!state.position || !state.status || !state.geometry) return;
+  const pick = [[...accepts()], state.preview.map((p) => p.cell), state.pending.map((p) => p.cell), [...state.lastMove]];
+  const names = pick.find((list) => list.length) || [state.geometry.centre].filter(Boolean);
+  board.keepInView(names, `${state.history.length}`);
+}
 
 // ---- hints and engine seats ---------------------------------------------------------------
 

@@ -46,6 +46,17 @@ export class BoardView {
     this.focusName = null; // the cell that holds the board's Tab stop
     this.shown = null;
     root.addEventListener('keydown', (ev) => this.onKey(ev));
+    // The box the board scrolls in when its cells are large (`#board-scroll`).
+    this.box = root.parentElement;
+    this.view = { key: null, targets: '', byHand: false, expect: null };
+    // A scroll that is not the one `keepInView` made is the player's (a finger, a wheel, a key).
+    this.box.addEventListener('scroll', () => {
+      const e = this.view.expect;
+      if (!e || Math.abs(this.box.scrollLeft - e.left) > 1 || Math.abs(this.box.scrollTop - e.top) > 1) {
+        this.view.byHand = true;
+        this.view.expect = null;
+      }
+    });
   }
 
   /** Builds the cells of a board from the `geometry` payload (parsed). */
@@ -90,6 +101,7 @@ export class BoardView {
       this.at.set(`${at.col},${at.row}`, name);
     }
     this.focusName = null;
+    this.view = { key: null, targets: '', byHand: false, expect: null };
     this.setFocus(geo.centre && this.cells.has(geo.centre) ? geo.centre : geo.cells[0], false);
   }
 
@@ -190,6 +202,69 @@ export class BoardView {
       el.setAttribute('aria-label', words.join(', '));
       el.title = words.join(', ');
     }
+  }
+
+  /**
+   * Scrolls the board's box (only it: never the page, never the focus) so that the cells `names`
+   * are in view, when the board is larger than its box, moving it as little as it can. `turn`
+   * names the turn. When the cells are the same as at the last call (a redraw that changed nothing
+   * the player needs) and the player has scrolled the box by hand in this turn, it is left alone.
+   * When the cells do not all fit in the box, it is moved only if none of them is in view, to the
+   * nearest one.
+   */
+  keepInView(names, turn) {
+    const box = this.box;
+    if (!box || (box.scrollWidth <= box.clientWidth && box.scrollHeight <= box.clientHeight)) return;
+    const v = this.view;
+    if (turn !== v.key) {
+      v.key = turn;
+      v.byHand = false;
+    }
+    const cells = names.map((n) => this.cells.get(n)).filter(Boolean);
+    const key = names.join(',');
+    const changed = key !== v.targets;
+    v.targets = key;
+    if (!cells.length || (v.byHand && !changed)) return;
+    const b = box.getBoundingClientRect();
+    const vis = {
+      left: b.left + box.clientLeft,
+      top: b.top + box.clientTop,
+      right: b.left + box.clientLeft + box.clientWidth,
+      bottom: b.top + box.clientTop + box.clientHeight,
+    };
+    // The edge labels stay at the box's top and left while it scrolls (style.css): not in view.
+    const corner = this.root.querySelector('.edge');
+    if (corner && getComputedStyle(corner).position === 'sticky') {
+      const c = corner.getBoundingClientRect();
+      vis.left = Math.max(vis.left, c.right);
+      vis.top = Math.max(vis.top, c.bottom);
+    }
+    const rects = cells.map((el) => el.getBoundingClientRect());
+    const inside = (r) =>
+      r.left >= vis.left - 0.5 && r.right <= vis.right + 0.5 && r.top >= vis.top - 0.5 && r.bottom <= vis.bottom + 0.5;
+    if (rects.every(inside)) return;
+    let u = {
+      left: Math.min(...rects.map((r) => r.left)),
+      right: Math.max(...rects.map((r) => r.right)),
+      top: Math.min(...rects.map((r) => r.top)),
+      bottom: Math.max(...rects.map((r) => r.bottom)),
+    };
+    if (u.right - u.left > vis.right - vis.left || u.bottom - u.top > vis.bottom - vis.top) {
+      if (rects.some(inside)) return;
+      const mid = { x: (vis.left + vis.right) / 2, y: (vis.top + vis.bottom) / 2 };
+      const far = (r) => Math.hypot((r.left + r.right) / 2 - mid.x, (r.top + r.bottom) / 2 - mid.y);
+      u = rects.reduce((a, r) => (far(r) < far(a) ? r : a));
+    }
+    // As little as brings them in, with up to half a cell to spare.
+    const by = (lo, hi, from, to) => {
+      const spare = Math.max(0, Math.min((to - from - (hi - lo)) / 2, (rects[0].right - rects[0].left) / 2));
+      if (lo < from) return lo - from - spare;
+      if (hi > to) return hi - to + spare;
+      return 0;
+    };
+    box.scrollLeft += by(u.left, u.right, vis.left, vis.right);
+    box.scrollTop += by(u.top, u.bottom, vis.top, vis.bottom);
+    v.expect = { left: box.scrollLeft, top: box.scrollTop };
   }
 
   /** Redraws with what was last shown (after a change of language). */

@@ -456,6 +456,8 @@ export class Review {
     const best = a && !a.playedIsBest ? P.placements(a.best) : [];
     this.deps.board.render({ tiles: view.position.board, last: new Set() });
     this.decorate(played, best);
+    // A zoomed board (a phone) keeps the move played and the engine's best in view.
+    this.deps.board.keepInView([...played, ...best].map((p) => p.cell), `review ${this.step}`);
     const slider = $('#review-step');
     slider.max = String(g.turns.length);
     slider.value = String(this.step);
