@@ -241,10 +241,14 @@ fn flags_version_help_and_option() {
 }
 
 #[test]
-fn a_deep_perft_or_a_huge_legal_count_stops_at_once_and_isready_answers_meanwhile() {
-    for (job, ends) in
-        [("perft 9", " stopped"), ("legal count", " stopped"), ("legal", "stopped"), ("next", "stopped")]
-    {
+fn a_deep_perft_a_huge_legal_count_or_a_bench_stops_at_once_and_isready_answers_meanwhile() {
+    for (job, ends) in [
+        ("perft 9", " stopped"),
+        ("legal count", " stopped"),
+        ("legal", "stopped"),
+        ("next", "stopped"),
+        ("bench", " stopped"),
+    ] {
         let mut engine = Engine::spawn(&[]);
         engine.send(HUGE_HAND.as_bytes());
         assert_eq!(engine.response(PATIENCE), vec!["=", ""]);

@@ -108,7 +108,7 @@ impl Job {
     pub fn run(self, stop: &AtomicBool, info: &mut dyn FnMut(Info)) -> Response {
         let result = match self.kind {
             JobKind::Go { position, limits, options } => go(&position, &limits, options, stop, info),
-            JobKind::Bench => Ok(bench()),
+            JobKind::Bench => Ok(bench(stop)),
             JobKind::Legal { position, count } => Ok(legal(&position, count, stop)),
             JobKind::Next { position, partial } => match position.extensions(&partial, stop) {
                 Ok(extensions) => Ok(Payload::Extensions(extensions)),
@@ -224,8 +224,10 @@ fn legal(position: &Position, count: bool, stop: &AtomicBool) -> Payload {
 }
 
 /// `bench`: the search's fixed positions searched to a fixed node count each, one thread, seed 0
-/// (see `search::bench`). The node total is a signature of search behaviour.
-fn bench() -> Payload {
-    let result = search::bench();
-    Payload::Text(format!("nodes {} nps {}", result.nodes, result.nps))
+/// (see `search::bench`). The node total is a signature of search behaviour. A stopped bench
+/// answers the total of the searches done, then `stopped`.
+fn bench(stop: &AtomicBool) -> Payload {
+    let result = search::bench(stop);
+    let stopped = if result.stopped { " stopped" } else { "" };
+    Payload::Text(format!("nodes {} nps {}{stopped}", result.nodes, result.nps))
 }

@@ -1,7 +1,7 @@
 //! `bench`: a fixed set of positions searched to fixed node counts. The total node count is the
 //! signature of search behaviour: it changes only when what the search does changes.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use rand::SeedableRng;
@@ -18,6 +18,8 @@ pub struct BenchResult {
     pub nodes: u64,
     pub nps: u64,
     pub time_ms: u64,
+    /// Whether `stop` ended it before every search was done (`nodes` then counts those done).
+    pub stopped: bool,
 }
 
 /// A bench game: a variant, a player count, extra options and the turns greedy plays first.
@@ -61,19 +63,25 @@ pub fn bench_positions() -> Vec<Position> {
 /// The node limit of each bench search: enough for stage 2 and part of the next two turns.
 const NODES: u64 = 400_000;
 
-/// Searches every bench position to a fixed node count on one thread, seed 0.
-pub fn bench() -> BenchResult {
+/// Searches every bench position to a fixed node count on one thread, seed 0, until `stop` is
+/// set: a search under way ends at once and its nodes are dropped, so a stopped bench's total is
+/// that of the searches done.
+pub fn bench(stop: &AtomicBool) -> BenchResult {
     let started = Instant::now();
-    let stop = AtomicBool::new(false);
     // Depth 2 (the default with opponents) makes the bench value the next two turns too.
     let limits = Limits { nodes: Some(NODES), depth: Some(2), ..Limits::default() };
     let options = SearchOptions { strategy: Strategy::Search, threads: 1, multipv: 1, seed: 0 };
     let mut total = 0;
     for pos in bench_positions() {
-        if let Some(outcome) = run(&pos, &limits, &options, &stop, &mut |_| {}) {
+        let outcome = run(&pos, &limits, &options, stop, &mut |_| {});
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        if let Some(outcome) = outcome {
             total += outcome.nodes;
         }
     }
     let time_ms = started.elapsed().as_millis() as u64;
-    BenchResult { nodes: total, nps: total * 1000 / time_ms.max(1), time_ms }
+    let stopped = stop.load(Ordering::Relaxed);
+    BenchResult { nodes: total, nps: total * 1000 / time_ms.max(1), time_ms, stopped }
 }

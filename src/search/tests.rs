@@ -313,7 +313,8 @@ const BENCH_SIGNATURE: u64 = 2403621;
 
 #[test]
 fn bench_signature() {
-    let result = bench();
+    let result = bench(&AtomicBool::new(false));
+    assert!(!result.stopped);
     println!("bench: {} nodes {} nps", result.nodes, result.nps);
     assert_eq!(result.nodes, BENCH_SIGNATURE);
 }
