@@ -9,7 +9,7 @@ import { BoardView } from './board.js';
 import { renderSheets } from './sheets.js';
 import { NewGameDialog, newgameArgs, PRESET } from './dialog.js';
 import { CATALOGUES, LANGS, initialLang, setLang, t, tOr, num, translateStatic } from './i18n.js';
-import { seatName, resultWords, endWords, errorWords, closeWords, rankName } from './words.js';
+import { seatName, resultWords, endWords, errorWords, closeWords, rankName, moveWords } from './words.js';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -519,13 +519,6 @@ function renderEngineInfo() {
   box.textContent = p
     ? t('engine.played', { who: seatName(p.seat, state.seats), move: moveWords(p.move), n: p.points })
     : '';
-}
-
-/** A move as a person reads it: "4 on h8, 1 on h9", or "pass". */
-function moveWords(move) {
-  const ps = P.placements(move);
-  if (!ps.length) return t('move.pass');
-  return ps.map((p) => t('move.placement', { value: p.value, cell: p.cell })).join(', ');
 }
 
 function updateButtons() {

@@ -12,6 +12,7 @@ import * as P from './parse.js';
 import { renderSheets } from './sheets.js';
 import { t, num } from './i18n.js';
 import { ConnectionClosed } from './protocol.js';
+import { moveWords } from './words.js';
 
 const $ = (sel) => document.querySelector(sel);
 const SVG = 'http://www.w3.org/2000/svg';
@@ -435,12 +436,6 @@ export class Review {
     return this.game.engines[n - 1] ? t('review.seatEngine', { n }) : t('review.seat', { n });
   }
 
-  moveWords(move) {
-    const ps = P.placements(move);
-    if (!ps.length) return t('move.pass');
-    return ps.map((p) => t('move.placement', { value: p.value, cell: p.cell })).join(', ');
-  }
-
   value(x) {
     return `${x > 0 ? '+' : ''}${num(x, 2)}`;
   }
@@ -475,7 +470,7 @@ export class Review {
       box.dataset.turn = String(turn.turn);
       const p = el('p', { class: 'review-played' });
       p.append(el('span', { class: 'key-played', 'aria-hidden': 'true' }));
-      const parts = [t('review.played', { move: this.moveWords(turn.played) }), t('hint.points', { n: turn.points })];
+      const parts = [t('review.played', { move: moveWords(turn.played) }), t('hint.points', { n: turn.points })];
       if (a) parts.push(t('review.value', { value: this.value(a.playedValue) }));
       p.append(parts.join(' · '));
       box.append(p);
@@ -486,7 +481,7 @@ export class Review {
         else {
           b.append(
             [
-              t('review.best', { move: this.moveWords(a.best) }),
+              t('review.best', { move: moveWords(a.best) }),
               t('hint.points', { n: a.bestPoints }),
               t('review.value', { value: this.value(a.bestValue) }),
             ].join(' · '),
@@ -684,7 +679,7 @@ export class Review {
       for (const tn of this.worst(s)) {
         const li = el('li');
         const b = el('button', { type: 'button', class: 'link', 'data-turn': String(tn.turn) });
-        b.textContent = t('review.worstItem', { n: tn.turn, lost: num(loss(tn.analysis), 2), move: this.moveWords(tn.played) });
+        b.textContent = t('review.worstItem', { n: tn.turn, lost: num(loss(tn.analysis), 2), move: moveWords(tn.played) });
         b.addEventListener('click', () => {
           this.goTo(g.turns.indexOf(tn));
           $('#review-step').focus();

@@ -1,7 +1,8 @@
 // Sentences built from the catalogue for what the engine and the bridge report: seat names, the
-// result from the human's point of view, end reasons, error codes and close codes.
+// result from the human's point of view, end reasons, error codes and close codes, and moves.
 
 import { t, tOr } from './i18n.js';
+import * as P from './parse.js';
 
 /** The seats the page knows the kind of: [{kind: 'human'|'engine'}] by seat number - 1. */
 function humans(seats) {
@@ -53,4 +54,11 @@ export function errorWords(code) {
 /** Why the bridge closed the connection (its close codes), in words. */
 export function closeWords(code, reason) {
   return tOr(`close.${code}`, t('close.other', { reason }), { reason });
+}
+
+/** A move in words: "6 on e4, 1 on d3", or the catalogue's word for a pass. */
+export function moveWords(move) {
+  const ps = P.placements(move);
+  if (!ps.length) return t('move.pass');
+  return ps.map((p) => t('move.placement', { value: p.value, cell: p.cell })).join(', ');
 }
