@@ -22,7 +22,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 
-use engine_path::{engine, BRIDGE};
+use engine_path::engine;
 use webdriver::{Bridge, Browser, KEY_DOWN, KEY_ENTER, KEY_ESCAPE, KEY_LEFT, KEY_RIGHT, KEY_TAB, KEY_UP};
 
 /// The engine seat's time per move: long enough that the page can be read while it thinks (the
@@ -1353,14 +1353,6 @@ fn the_page_starts_in_the_browsers_language() {
     assert!(n >= 3 && texts.len() == n, "a text of its own for each of the {n} variants");
 }
 
-/// Whether this `zatre-web` has an option (the idle timeout comes with the bridge of issue 29).
-fn bridge_has(option: &str) -> bool {
-    Command::new(BRIDGE)
-        .arg("--help")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains(option))
-}
-
 /// Clicks "Start a new engine" and checks that the same game is back, at a human's turn to place.
 fn reconnect_restores(browser: &Browser, before: &Shown) {
     browser.click("#reconnect");
@@ -1393,10 +1385,6 @@ fn closed_with(browser: &Browser, code: &str) -> String {
 
 #[test]
 fn an_idle_engine_ended_by_the_bridge_is_restarted_with_the_game() {
-    if !bridge_has("--idle-timeout") {
-        println!("this zatre-web has no --idle-timeout (close code 4006): nothing to check");
-        return;
-    }
     let bridge = Bridge::start_with(&engine().display().to_string(), &["--idle-timeout", "2"]);
     let browser = Browser::start();
     browser.goto(&bridge.url);
@@ -1412,10 +1400,6 @@ fn an_idle_engine_ended_by_the_bridge_is_restarted_with_the_game() {
 
 #[test]
 fn too_many_commands_a_second_are_said_in_words() {
-    if !bridge_has("--max-commands-per-second") {
-        println!("this zatre-web has no --max-commands-per-second (close code 4007): nothing to check");
-        return;
-    }
     // The page's start (versions, variants, the presets, the board) takes more than 3 commands.
     let bridge = Bridge::start_with(&engine().display().to_string(), &["--max-commands-per-second", "3"]);
     let browser = Browser::start();
