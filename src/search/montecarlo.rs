@@ -45,6 +45,15 @@
 //! `go movetime 100` by +1.1 ± 2.3 against greedy and -2.0 ± 3.6 against the baseline: nothing
 //! measurable, but a search that is given time now uses it.
 //!
+//! With three or four players the values stay margins over the best other sheet's value, and
+//! the default stays the next two turns (two opponents' replies). Against three greedy players at
+//! 300,000 nodes a move (tools/STRENGTH.md, issue 27), game by game on the same draws: stage 2
+//! alone made -1.9 ± 3.1 points of margin a game less; the expected margin over the best of
+//! uncertain sheets (each normal around its value, the spread growing with its turns to come, so
+//! that a point given to an opponent costs that opponent's chance of ending best) moved it by
+//! -0.3 ± 3.3; the chance of finishing first as the objective by -2.4 ± 3.4; playouts of the
+//! whole round (`go depth 3`) by -5.9 ± 5.0. None was kept.
+//!
 //! Nodes are moves generated and scored, by the shortlist and by the moves of the simulated
 //! turns; on one thread a node limit gives the same move for the same position and seed.
 
