@@ -53,7 +53,7 @@ struct OrderSearch<'a> {
     tiles: &'a [Placement],
     /// The tiles (bits of indices into `tiles`) on double cells without a run of 10 to 12.
     needy: Mask,
-    /// The normal cells beside the tiles'.
+    /// The normal cells beside the tiles' that take some needy value on the board before the set.
     beside: &'a [Cell],
     /// The tiles that can never open a normal cell to a needy tile's value: each may go down as
     /// soon as it may (see [`MoveGen::order_from`]).
@@ -72,6 +72,11 @@ struct OrderBuffers {
     waits: Vec<Mask>,
     touching: Vec<Mask>,
     failed: MaskSet,
+    /// By cell index: 1 + the index of the set's tile on the cell, 0 elsewhere (all 0 between
+    /// searches; allocated on the first).
+    slot: Vec<u8>,
+    /// By cell index: whether the cell is in `beside` (all false between searches).
+    in_beside: Vec<bool>,
 }
 
 /// A set of the tiles of a move, as bits of their indices: a move may place every tile of the
@@ -91,6 +96,26 @@ fn holds(mask: Mask, i: usize) -> bool {
 /// The tiles among `0..n` for which `pred` holds.
 fn mask_where(n: usize, pred: impl Fn(usize) -> bool) -> Mask {
     (0..n).filter(|&i| pred(i)).fold(0, |m, i| m | bit(i))
+}
+
+/// Every tile among `0..n`.
+fn all_of(n: usize) -> Mask {
+    if n >= Mask::BITS as usize {
+        Mask::MAX
+    } else {
+        bit(n) - 1
+    }
+}
+
+/// The tiles of a mask, lowest first.
+fn tiles_of(mut mask: Mask) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            i
+        })
+    })
 }
 
 /// Sets of tiles as bit masks.
@@ -350,7 +375,10 @@ impl<'r> MoveGen<'r> {
                 }
                 self.push(Placement { cell: u, value: v });
                 flow = sink(self);
-                if flow.is_continue() && self.placed.len() < max && self.may_reach(child_lo, child_hi, level)
+                if flow.is_continue()
+                    && self.placed.len() < max
+                    && self.may_reach(child_lo, child_hi, level)
+                    && !self.stranded_double(child_lo, child_hi, level)
                 {
                     flow = self.extend(child_lo, child_hi, level, max, sink);
                 }
@@ -375,6 +403,37 @@ impl<'r> MoveGen<'r> {
         let want = self.prune_below;
         let have = self.placed.len();
         want <= have || (have + self.hand.len() >= want && self.may_grow_by(lo, hi, level, want - have))
+    }
+
+    /// Under `forced_double=forbid`: whether a tile of the current set lies on a double cell off
+    /// a run of 10 to 12 that no superset the enumeration at `level` may still visit (with the
+    /// untried cells `untried[lo..hi]`) can put on one. Every superset is then invalid.
+    ///
+    /// A run grows only by a tile on one of the two empty cells at its ends (which joins it with
+    /// the run beyond), so a tile whose two runs are below 10 stays off 10 to 12 when no end of
+    /// either run can take a tile: an end that is not empty, or whose room is below the hand's
+    /// smallest value (rooms only shrink), or that this subtree never tries (Redelmeier's marks:
+    /// a marked cell that is not among the untried cells was tried before and is excluded, while
+    /// an unmarked one may still join as the neighbour of a later tile).
+    fn stranded_double(&self, lo: usize, hi: usize, level: usize) -> bool {
+        if !self.doubles_matter || self.on_doubles == 0 || self.rules.forced_double != ForcedDouble::Forbid {
+            return false;
+        }
+        let Some(vmin) = self.hand.distinct().next() else { return false };
+        let low = self.limit - 2;
+        let may_fill = |e: usize| {
+            let cell = Cell::from_index(e);
+            self.board.is_empty_cell(cell)
+                && self.board.room(cell, self.limit).is_some_and(|room| vmin <= room)
+                && (!self.marks[level][e] || self.untried[lo..hi].contains(&cell))
+        };
+        self.placed.iter().filter(|p| self.board.square(p.cell) == Square::Double).any(|p| {
+            [(Axis::Horizontal, 1), (Axis::Vertical, STRIDE)].into_iter().all(|(axis, step)| {
+                let (sum, len) = self.board.run_through(p.cell, axis);
+                let start = self.board.run_start(p.cell, axis).index();
+                sum < low && !may_fill(start - step) && !may_fill(start + len * step)
+            })
+        })
     }
 
     /// Runs `f` with the enumeration pruned to sets that can reach `size` placements.
@@ -554,19 +613,31 @@ impl<'r> MoveGen<'r> {
         buffers.tiles.clear();
         buffers.tiles.extend_from_slice(&self.placed);
         let tiles = &buffers.tiles;
-        // The only normal cells a value may fit on during the search, besides those it fits on at
-        // the start: the cells beside the set's, the only ones that come to touch the board.
+        for p in tiles.iter().rev() {
+            self.board.remove(p.cell);
+        }
+        // The only normal cells a needy value may fit on during the search, besides those it
+        // fits on at the start: the cells beside the set's, the only ones that come to touch the
+        // board, that take the smallest needy value on the board before the set (rooms only
+        // shrink as tiles go down).
         let g = self.board.geometry();
+        if buffers.slot.is_empty() {
+            buffers.slot = vec![0; GRID];
+            buffers.in_beside = vec![false; GRID];
+        }
+        let smallest = tiles_of(needy).map(|i| tiles[i].value).min().unwrap_or(0);
         buffers.beside.clear();
         for p in tiles {
             for n in self.board.neighbours(p.cell) {
-                if g.square(n) == Square::Normal && !buffers.beside.contains(&n) {
+                let takes = || self.board.room(n, self.limit).is_some_and(|room| smallest <= room);
+                if g.square(n) == Square::Normal && !buffers.in_beside[n.index()] && takes() {
+                    buffers.in_beside[n.index()] = true;
                     buffers.beside.push(n);
                 }
             }
         }
-        for p in tiles.iter().rev() {
-            self.board.remove(p.cell);
+        for &c in &buffers.beside {
+            buffers.in_beside[c.index()] = false;
         }
         // First the order the set was built in (each tile touches the board or an earlier one),
         // which often serves, before the search and its preparations.
@@ -592,7 +663,9 @@ impl<'r> MoveGen<'r> {
         let harmless = self.harmless(tiles, needy);
         let mut order = Vec::with_capacity(tiles.len());
         buffers.failed.clear();
-        let found = self.needy_reachable(tiles, needy, &buffers.waits, &mut buffers.touching) && {
+        let reachable =
+            self.needy_reachable(tiles, needy, &buffers.waits, &mut buffers.slot, &mut buffers.touching);
+        let found = reachable && {
             let search =
                 OrderSearch { tiles, needy, beside: &buffers.beside, harmless, waits: &buffers.waits };
             self.order_from(&search, 0, &mut buffers.failed, &mut order)
@@ -611,6 +684,13 @@ impl<'r> MoveGen<'r> {
         if !self.rules.needs_neighbour() {
             return;
         }
+        // By value, the needy tiles of at most that value.
+        let mut needy_upto: [Mask; VALUES] = [0; VALUES];
+        for d in tiles_of(needy) {
+            for m in &mut needy_upto[usize::from(tiles[d].value)..] {
+                *m |= bit(d);
+            }
+        }
         for (j, p) in tiles.iter().enumerate() {
             let room = self
                 .board
@@ -619,7 +699,7 @@ impl<'r> MoveGen<'r> {
                 .filter_map(|c| self.board.room(c, self.limit))
                 .max();
             let Some(room) = room else { continue };
-            waits[j] = mask_where(tiles.len(), |d| d != j && holds(needy, d) && tiles[d].value <= room);
+            waits[j] = needy_upto[usize::from(room).min(VALUES - 1)] & !bit(j);
         }
     }
 
@@ -629,8 +709,8 @@ impl<'r> MoveGen<'r> {
     /// some needy value now (rooms only shrink as tiles go down, so never later if not now).
     fn harmless(&self, tiles: &[Placement], needy: Mask) -> Mask {
         let n = tiles.len();
-        let smallest = (0..n).filter(|&i| holds(needy, i)).map(|i| tiles[i].value).min();
-        let Some(smallest) = smallest else { return mask_where(n, |_| true) };
+        let smallest = tiles_of(needy).map(|i| tiles[i].value).min();
+        let Some(smallest) = smallest else { return all_of(n) };
         let opens = |c: Cell| {
             self.board.square(c) == Square::Normal
                 && self.board.is_empty_cell(c)
@@ -647,6 +727,7 @@ impl<'r> MoveGen<'r> {
         tiles: &[Placement],
         needy: Mask,
         waits: &[Mask],
+        slot: &mut [u8],
         touching: &mut Vec<Mask>,
     ) -> bool {
         if !self.rules.needs_neighbour() {
@@ -654,19 +735,33 @@ impl<'r> MoveGen<'r> {
         }
         let n = tiles.len();
         let starts = mask_where(n, |i| self.touches(tiles[i].cell));
-        // The tiles next to each tile.
+        // The tiles next to each tile, through a map from cells to tiles (a set holds at most
+        // the 121 tiles of the game, so 1 + an index fits a byte).
+        for (i, p) in tiles.iter().enumerate() {
+            slot[p.cell.index()] = i as u8 + 1;
+        }
         touching.clear();
-        touching.extend((0..n).map(|i| mask_where(n, |j| adjacent(tiles[i].cell, tiles[j].cell))));
-        (0..n).filter(|&d| holds(needy, d)).all(|d| {
-            let allowed = mask_where(n, |j| j != d && !holds(waits[j], d));
+        touching.extend(tiles.iter().map(|p| {
+            let c = p.cell.index();
+            [c - 1, c + 1, c - STRIDE, c + STRIDE]
+                .into_iter()
+                .filter(|&m| slot[m] != 0)
+                .fold(0, |mask, m| mask | bit(usize::from(slot[m]) - 1))
+        }));
+        for p in tiles {
+            slot[p.cell.index()] = 0;
+        }
+        tiles_of(needy).all(|d| {
+            let allowed = all_of(n) & !bit(d) & !mask_where(n, |j| holds(waits[j], d));
+            // Grown from the tiles that start it, each reached tile adding its neighbours once.
             let mut reached = starts & allowed;
-            loop {
-                let grown =
-                    (0..n).filter(|&j| holds(reached, j)).fold(reached, |m, j| m | (touching[j] & allowed));
-                if grown == reached {
-                    break;
-                }
-                reached = grown;
+            let mut fresh = reached;
+            while fresh != 0 {
+                let j = fresh.trailing_zeros() as usize;
+                fresh &= fresh - 1;
+                let grown = touching[j] & allowed & !reached;
+                reached |= grown;
+                fresh |= grown;
             }
             holds(starts, d) || touching[d] & reached != 0
         })
@@ -719,13 +814,13 @@ impl<'r> MoveGen<'r> {
         order: &mut Vec<usize>,
     ) -> bool {
         let tiles = search.tiles;
-        let full = mask_where(tiles.len(), |_| true);
+        let full = all_of(tiles.len());
         let at = order.len();
         let mut fits_normal: [Option<bool>; VALUES] = [None; VALUES];
         let mut progress = true;
         while progress && mask != full {
             progress = false;
-            for i in (0..tiles.len()).filter(|&i| holds(search.harmless, i)) {
+            for i in tiles_of(search.harmless) {
                 if self.may_go(search, mask, i, &mut fits_normal) {
                     self.board.place(tiles[i].cell, tiles[i].value);
                     mask |= bit(i);
@@ -759,8 +854,8 @@ impl<'r> MoveGen<'r> {
         let mut fits_normal: [Option<bool>; VALUES] = [None; VALUES];
         // Needy tiles first: each tile put down may open normal cells they would then fit on.
         let needy = search.needy;
-        let needy_first = (0..tiles.len()).filter(|&i| holds(needy, i));
-        let others = (0..tiles.len()).filter(|&i| !holds(needy, i));
+        let needy_first = tiles_of(needy);
+        let others = tiles_of(all_of(tiles.len()) & !needy);
         for i in needy_first.chain(others) {
             if !self.may_go(search, mask, i, &mut fits_normal) {
                 continue;
