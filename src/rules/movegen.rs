@@ -313,34 +313,41 @@ impl<'r> MoveGen<'r> {
         self.untried.truncate(lo);
     }
 
-    /// Enumerates every set of up to `max` placements connected to the root (Redelmeier), calling
-    /// `sink` with each complete set of at least one tile. Sets are run-valid; doubles unchecked.
-    fn extend(
-        &mut self,
-        lo: usize,
-        hi: usize,
-        level: usize,
-        max: usize,
-        sink: &mut Sink<'_, 'r>,
-    ) -> ControlFlow<()> {
-        let neighbourly = self.rules.needs_neighbour();
+    /// Moves the double cells of `untried[from..hi]` to `front` and after it, in the order met,
+    /// when the sets try their normal cells first ([`MoveGen::doubles_last`]); returns where the
+    /// normal cells then begin. (The enumeration tries its untried cells from the end.)
+    fn doubles_to_front(&mut self, from: usize, mut front: usize, hi: usize) -> usize {
         if self.doubles_last {
-            // Tried from the end: normal cells first, double cells after them.
-            let mut front = lo;
-            for j in lo..hi {
+            for j in from..hi {
                 if self.board.square(self.untried[j]) == Square::Double {
                     self.untried.swap(front, j);
                     front += 1;
                 }
             }
         }
+        front
+    }
+
+    /// Enumerates every set of up to `max` placements connected to the root (Redelmeier), calling
+    /// `sink` with each complete set of at least one tile. Sets are run-valid; doubles unchecked.
+    /// The double cells of the untried cells `untried[lo..hi]` are already at its front, up to
+    /// `front` ([`MoveGen::doubles_to_front`]).
+    fn extend(
+        &mut self,
+        (lo, front, hi): (usize, usize, usize),
+        level: usize,
+        max: usize,
+        sink: &mut Sink<'_, 'r>,
+    ) -> ControlFlow<()> {
+        let neighbourly = self.rules.needs_neighbour();
+        // The hand is the same at every cell below: each placement is taken back.
+        let first = self.hand.distinct().next();
         for i in (lo..hi).rev() {
             if self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
                 return ControlFlow::Break(());
             }
             let u = self.untried[i];
             let Some(room) = self.board.room(u, self.limit) else { continue };
-            let first = self.hand.distinct().next();
             if first.is_none_or(|v| v > room) {
                 continue;
             }
@@ -365,6 +372,9 @@ impl<'r> MoveGen<'r> {
                 }
             }
             let child_hi = self.untried.len();
+            // The cells before u are in order already: only u's neighbours may need moving.
+            let child_front =
+                self.doubles_to_front(child_hi - n_fresh, child_lo + (i.min(front) - lo), child_hi);
             let mut flow = ControlFlow::Continue(());
             // The smallest values first, in the search for a set of a given size too: trying the
             // largest first (the hardest to place) found the large sets of made-up hands of 24
@@ -380,7 +390,7 @@ impl<'r> MoveGen<'r> {
                     && self.may_reach(child_lo, child_hi, level)
                     && !self.stranded_double(child_lo, child_hi, level)
                 {
-                    flow = self.extend(child_lo, child_hi, level, max, sink);
+                    flow = self.extend((child_lo, child_front, child_hi), level, max, sink);
                 }
                 self.pop();
                 if flow.is_break() {
@@ -450,7 +460,8 @@ impl<'r> MoveGen<'r> {
             return ControlFlow::Continue(());
         }
         let (lo, hi) = self.seed_untried(level);
-        let flow = self.extend(lo, hi, level, max, sink);
+        let front = self.doubles_to_front(lo, lo, hi);
+        let flow = self.extend((lo, front, hi), level, max, sink);
         self.unseed(level, lo);
         flow
     }
