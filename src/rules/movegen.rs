@@ -384,11 +384,15 @@ impl<'r> MoveGen<'r> {
                     continue;
                 }
                 self.push(Placement { cell: u, value: v });
-                flow = sink(self);
+                // A stranded tile makes the set and all its supersets invalid: none is visited.
+                let stranded = self.stranded_double(child_lo, child_hi, level);
+                if !stranded {
+                    flow = sink(self);
+                }
                 if flow.is_continue()
+                    && !stranded
                     && self.placed.len() < max
                     && self.may_reach(child_lo, child_hi, level)
-                    && !self.stranded_double(child_lo, child_hi, level)
                 {
                     flow = self.extend((child_lo, child_front, child_hi), level, max, sink);
                 }
@@ -415,9 +419,11 @@ impl<'r> MoveGen<'r> {
         want <= have || (have + self.hand.len() >= want && self.may_grow_by(lo, hi, level, want - have))
     }
 
-    /// Under `forced_double=forbid`: whether a tile of the current set lies on a double cell off
-    /// a run of 10 to 12 that no superset the enumeration at `level` may still visit (with the
-    /// untried cells `untried[lo..hi]`) can put on one. Every superset is then invalid.
+    /// Under `forced_double=forbid`: whether the tile put down last lies on a double cell off a
+    /// run of 10 to 12 that no superset the enumeration at `level` may still visit (with the
+    /// untried cells `untried[lo..hi]`) can put on one. The set and every superset are then
+    /// invalid. (Only the last tile is asked: asking every tile of the set at every set found a
+    /// few more such sets, but cost more than they did.)
     ///
     /// A run grows only by a tile on one of the two empty cells at its ends (which joins it with
     /// the run beyond), so a tile whose two runs are below 10 stays off 10 to 12 when no end of
@@ -426,24 +432,44 @@ impl<'r> MoveGen<'r> {
     /// a marked cell that is not among the untried cells was tried before and is excluded, while
     /// an unmarked one may still join as the neighbour of a later tile).
     fn stranded_double(&self, lo: usize, hi: usize, level: usize) -> bool {
-        if !self.doubles_matter || self.on_doubles == 0 || self.rules.forced_double != ForcedDouble::Forbid {
+        if !self.doubles_matter || self.rules.forced_double != ForcedDouble::Forbid {
             return false;
         }
-        let Some(vmin) = self.hand.distinct().next() else { return false };
+        let Some(&last) = self.placed.last() else { return false };
+        if self.board.square(last.cell) != Square::Double {
+            return false;
+        }
+        // With no tile left, no run grows.
+        let vmin = self.hand.distinct().next();
         let low = self.limit - 2;
         let may_fill = |e: usize| {
             let cell = Cell::from_index(e);
             self.board.is_empty_cell(cell)
-                && self.board.room(cell, self.limit).is_some_and(|room| vmin <= room)
+                && self.board.room(cell, self.limit).is_some_and(|room| vmin.is_some_and(|v| v <= room))
                 && (!self.marks[level][e] || self.untried[lo..hi].contains(&cell))
         };
-        self.placed.iter().filter(|p| self.board.square(p.cell) == Square::Double).any(|p| {
-            [(Axis::Horizontal, 1), (Axis::Vertical, STRIDE)].into_iter().all(|(axis, step)| {
-                let (sum, len) = self.board.run_through(p.cell, axis);
-                let start = self.board.run_start(p.cell, axis).index();
-                sum < low && !may_fill(start - step) && !may_fill(start + len * step)
-            })
+        [1, STRIDE].into_iter().all(|step| {
+            let (sum, before, after) = self.run_ends(last.cell, step);
+            sum < low && !may_fill(before) && !may_fill(after)
         })
+    }
+
+    /// The sum of the run through an occupied cell along the axis of `step` (1 or [`STRIDE`]),
+    /// and the indices of the squares just beyond its two ends.
+    fn run_ends(&self, cell: Cell, step: usize) -> (u8, usize, usize) {
+        let tile = |i: usize| self.board.get(Cell::from_index(i));
+        let mut sum = tile(cell.index()).unwrap_or(0);
+        let mut before = cell.index() - step;
+        while let Some(v) = tile(before) {
+            sum += v;
+            before -= step;
+        }
+        let mut after = cell.index() + step;
+        while let Some(v) = tile(after) {
+            sum += v;
+            after += step;
+        }
+        (sum, before, after)
     }
 
     /// Runs `f` with the enumeration pruned to sets that can reach `size` placements.
