@@ -502,9 +502,7 @@ impl<'r> MoveGen<'r> {
         let mut needy: Mask = 0;
         for (i, p) in self.placed.iter().enumerate() {
             if self.board.square(p.cell) == Square::Double {
-                let scores = [Axis::Horizontal, Axis::Vertical]
-                    .into_iter()
-                    .any(|axis| self.board.run_through(p.cell, axis).0 >= low);
+                let scores = [1, STRIDE].into_iter().any(|step| self.run_ends(p.cell, step).0 >= low);
                 if !scores {
                     needy |= bit(i);
                 }
@@ -1016,34 +1014,40 @@ impl<'r> MoveGen<'r> {
         if normal_before.iter().any(|&c| open(c)) {
             return true;
         }
-        let beside_set = self.placed.iter().flat_map(|p| self.board.neighbours(p.cell));
-        let other_before = self.other_open.iter().copied();
-        // When no normal cell takes a tile, a tile on a double cell is forced there, if allowed.
+        // When no normal cell takes a tile, a tile on a double cell is forced there, if allowed;
+        // otherwise the largest value of the hand that fits a double cell makes its runs the
+        // longest. Whether one of those is 10 or more is read off the runs beside the cell.
         let forced_allowed = self.rules.forced_double == ForcedDouble::Allow;
-        let mut doubles: Vec<Cell> = Vec::new();
-        for c in beside_set.chain(other_before).filter(|&c| open(c)) {
+        let low = self.limit - 2;
+        let mut open_doubles = false;
+        let mut settles = |c: Cell| {
+            if !open(c) {
+                return false;
+            }
             if !self.doubles_matter || g.square(c) == Square::Normal || forced_allowed {
                 return true;
             }
-            doubles.push(c);
-        }
-        if doubles.is_empty() {
-            return false;
-        }
-        let low = self.limit - 2;
-        for c in doubles {
+            open_doubles = true;
             let room = self.board.room(c, self.limit).unwrap_or(0);
-            let values: Vec<u8> = self.hand.distinct().take_while(|&v| v <= room).collect();
-            for v in values {
-                self.board.place(c, v);
-                let fine = [Axis::Horizontal, Axis::Vertical]
-                    .into_iter()
-                    .any(|axis| self.board.run_through(c, axis).0 >= low);
-                self.board.remove(c);
-                if fine {
+            let largest = self.hand.distinct().take_while(|&v| v <= room).last().unwrap_or(vmin);
+            let (across, down) = self.board.sums_with(c, largest);
+            across.max(down) >= low
+        };
+        for p in &self.placed {
+            let i = p.cell.index();
+            for n in [i - 1, i + 1, i - STRIDE, i + STRIDE] {
+                if settles(Cell::from_index(n)) {
                     return true;
                 }
             }
+        }
+        for &c in &self.other_open {
+            if settles(c) {
+                return true;
+            }
+        }
+        if !open_doubles {
+            return false;
         }
         self.valid_superset().is_some()
     }
