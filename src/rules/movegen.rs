@@ -1000,7 +1000,6 @@ impl<'r> MoveGen<'r> {
     fn has_valid_superset(&mut self) -> bool {
         let Some(vmin) = self.hand.distinct().next() else { return false };
         self.ensure_base_fits();
-        let g = self.board.geometry();
         // Every cell looked at below touches the board (or the set, which is down): whether it
         // takes the smallest value is whether it is empty with room for it.
         let open = |c: Cell| {
@@ -1014,35 +1013,18 @@ impl<'r> MoveGen<'r> {
         if normal_before.iter().any(|&c| open(c)) {
             return true;
         }
-        // When no normal cell takes a tile, a tile on a double cell is forced there, if allowed;
-        // otherwise the largest value of the hand that fits a double cell makes its runs the
-        // longest. Whether one of those is 10 or more is read off the runs beside the cell.
-        let forced_allowed = self.rules.forced_double == ForcedDouble::Allow;
-        let low = self.limit - 2;
         let mut open_doubles = false;
-        let mut settles = |c: Cell| {
-            if !open(c) {
-                return false;
-            }
-            if !self.doubles_matter || g.square(c) == Square::Normal || forced_allowed {
-                return true;
-            }
-            open_doubles = true;
-            let room = self.board.room(c, self.limit).unwrap_or(0);
-            let largest = self.hand.distinct().take_while(|&v| v <= room).last().unwrap_or(vmin);
-            let (across, down) = self.board.sums_with(c, largest);
-            across.max(down) >= low
-        };
         for p in &self.placed {
             let i = p.cell.index();
             for n in [i - 1, i + 1, i - STRIDE, i + STRIDE] {
-                if settles(Cell::from_index(n)) {
+                let c = Cell::from_index(n);
+                if open(c) && self.settles_on(c, vmin, &mut open_doubles) {
                     return true;
                 }
             }
         }
         for &c in &self.other_open {
-            if settles(c) {
+            if open(c) && self.settles_on(c, vmin, &mut open_doubles) {
                 return true;
             }
         }
@@ -1050,6 +1032,25 @@ impl<'r> MoveGen<'r> {
             return false;
         }
         self.valid_superset().is_some()
+    }
+
+    /// For [`MoveGen::has_valid_superset`]: whether a tile put down last on `c`, an empty cell
+    /// that touches the board or the set and takes the smallest value `vmin`, makes a valid
+    /// superset for sure; `open_doubles` is raised when `c` is a double cell that may still take
+    /// one by a search. When no normal cell takes a tile, a tile on a double cell is forced there,
+    /// if allowed; otherwise the largest value of the hand that fits there makes its runs the
+    /// longest, and whether one of them reaches 10 is read off the runs beside the cell.
+    #[inline]
+    fn settles_on(&self, c: Cell, vmin: u8, open_doubles: &mut bool) -> bool {
+        let forced_allowed = self.rules.forced_double == ForcedDouble::Allow;
+        if !self.doubles_matter || self.board.square(c) == Square::Normal || forced_allowed {
+            return true;
+        }
+        *open_doubles = true;
+        let room = self.board.room(c, self.limit).unwrap_or(0);
+        let largest = self.hand.distinct().take_while(|&v| v <= room).last().unwrap_or(vmin);
+        let (across, down) = self.board.sums_with(c, largest);
+        across.max(down) >= self.limit - 2
     }
 
     /// Some valid move that places at least one tile, if any.
