@@ -53,7 +53,7 @@ struct OrderSearch<'a> {
     tiles: &'a [Placement],
     /// The tiles (bits of indices into `tiles`) on double cells without a run of 10 to 12.
     needy: Mask,
-    /// The normal cells beside the tiles'.
+    /// The normal cells beside the tiles' that take some needy value on the board before the set.
     beside: &'a [Cell],
     /// The tiles that can never open a normal cell to a needy tile's value: each may go down as
     /// soon as it may (see [`MoveGen::order_from`]).
@@ -72,6 +72,11 @@ struct OrderBuffers {
     waits: Vec<Mask>,
     touching: Vec<Mask>,
     failed: MaskSet,
+    /// By cell index: 1 + the index of the set's tile on the cell, 0 elsewhere (all 0 between
+    /// searches; allocated on the first).
+    slot: Vec<u8>,
+    /// By cell index: whether the cell is in `beside` (all false between searches).
+    in_beside: Vec<bool>,
 }
 
 /// A set of the tiles of a move, as bits of their indices: a move may place every tile of the
@@ -91,6 +96,26 @@ fn holds(mask: Mask, i: usize) -> bool {
 /// The tiles among `0..n` for which `pred` holds.
 fn mask_where(n: usize, pred: impl Fn(usize) -> bool) -> Mask {
     (0..n).filter(|&i| pred(i)).fold(0, |m, i| m | bit(i))
+}
+
+/// Every tile among `0..n`.
+fn all_of(n: usize) -> Mask {
+    if n >= Mask::BITS as usize {
+        Mask::MAX
+    } else {
+        bit(n) - 1
+    }
+}
+
+/// The tiles of a mask, lowest first.
+fn tiles_of(mut mask: Mask) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            i
+        })
+    })
 }
 
 /// Sets of tiles as bit masks.
@@ -288,34 +313,41 @@ impl<'r> MoveGen<'r> {
         self.untried.truncate(lo);
     }
 
-    /// Enumerates every set of up to `max` placements connected to the root (Redelmeier), calling
-    /// `sink` with each complete set of at least one tile. Sets are run-valid; doubles unchecked.
-    fn extend(
-        &mut self,
-        lo: usize,
-        hi: usize,
-        level: usize,
-        max: usize,
-        sink: &mut Sink<'_, 'r>,
-    ) -> ControlFlow<()> {
-        let neighbourly = self.rules.needs_neighbour();
+    /// Moves the double cells of `untried[from..hi]` to `front` and after it, in the order met,
+    /// when the sets try their normal cells first ([`MoveGen::doubles_last`]); returns where the
+    /// normal cells then begin. (The enumeration tries its untried cells from the end.)
+    fn doubles_to_front(&mut self, from: usize, mut front: usize, hi: usize) -> usize {
         if self.doubles_last {
-            // Tried from the end: normal cells first, double cells after them.
-            let mut front = lo;
-            for j in lo..hi {
+            for j in from..hi {
                 if self.board.square(self.untried[j]) == Square::Double {
                     self.untried.swap(front, j);
                     front += 1;
                 }
             }
         }
+        front
+    }
+
+    /// Enumerates every set of up to `max` placements connected to the root (Redelmeier), calling
+    /// `sink` with each complete set of at least one tile. Sets are run-valid; doubles unchecked.
+    /// The double cells of the untried cells `untried[lo..hi]` are already at its front, up to
+    /// `front` ([`MoveGen::doubles_to_front`]).
+    fn extend(
+        &mut self,
+        (lo, front, hi): (usize, usize, usize),
+        level: usize,
+        max: usize,
+        sink: &mut Sink<'_, 'r>,
+    ) -> ControlFlow<()> {
+        let neighbourly = self.rules.needs_neighbour();
+        // The hand is the same at every cell below: each placement is taken back.
+        let first = self.hand.distinct().next();
         for i in (lo..hi).rev() {
             if self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
                 return ControlFlow::Break(());
             }
             let u = self.untried[i];
             let Some(room) = self.board.room(u, self.limit) else { continue };
-            let first = self.hand.distinct().next();
             if first.is_none_or(|v| v > room) {
                 continue;
             }
@@ -340,6 +372,9 @@ impl<'r> MoveGen<'r> {
                 }
             }
             let child_hi = self.untried.len();
+            // The cells before u are in order already: only u's neighbours may need moving.
+            let child_front =
+                self.doubles_to_front(child_hi - n_fresh, child_lo + (i.min(front) - lo), child_hi);
             let mut flow = ControlFlow::Continue(());
             // The smallest values first, in the search for a set of a given size too: trying the
             // largest first (the hardest to place) found the large sets of made-up hands of 24
@@ -349,10 +384,17 @@ impl<'r> MoveGen<'r> {
                     continue;
                 }
                 self.push(Placement { cell: u, value: v });
-                flow = sink(self);
-                if flow.is_continue() && self.placed.len() < max && self.may_reach(child_lo, child_hi, level)
+                // A stranded tile makes the set and all its supersets invalid: none is visited.
+                let stranded = self.stranded_double(child_lo, child_hi, level);
+                if !stranded {
+                    flow = sink(self);
+                }
+                if flow.is_continue()
+                    && !stranded
+                    && self.placed.len() < max
+                    && self.may_reach(child_lo, child_hi, level)
                 {
-                    flow = self.extend(child_lo, child_hi, level, max, sink);
+                    flow = self.extend((child_lo, child_front, child_hi), level, max, sink);
                 }
                 self.pop();
                 if flow.is_break() {
@@ -377,6 +419,59 @@ impl<'r> MoveGen<'r> {
         want <= have || (have + self.hand.len() >= want && self.may_grow_by(lo, hi, level, want - have))
     }
 
+    /// Under `forced_double=forbid`: whether the tile put down last lies on a double cell off a
+    /// run of 10 to 12 that no superset the enumeration at `level` may still visit (with the
+    /// untried cells `untried[lo..hi]`) can put on one. The set and every superset are then
+    /// invalid. (Only the last tile is asked: asking every tile of the set at every set found a
+    /// few more such sets, but cost more than they did.)
+    ///
+    /// A run grows only by a tile on one of the two empty cells at its ends (which joins it with
+    /// the run beyond), so a tile whose two runs are below 10 stays off 10 to 12 when no end of
+    /// either run can take a tile: an end that is not empty, or whose room is below the hand's
+    /// smallest value (rooms only shrink), or that this subtree never tries (Redelmeier's marks:
+    /// a marked cell that is not among the untried cells was tried before and is excluded, while
+    /// an unmarked one may still join as the neighbour of a later tile).
+    fn stranded_double(&self, lo: usize, hi: usize, level: usize) -> bool {
+        if !self.doubles_matter || self.rules.forced_double != ForcedDouble::Forbid {
+            return false;
+        }
+        let Some(&last) = self.placed.last() else { return false };
+        if self.board.square(last.cell) != Square::Double {
+            return false;
+        }
+        // With no tile left, no run grows.
+        let vmin = self.hand.distinct().next();
+        let low = self.limit - 2;
+        let may_fill = |e: usize| {
+            let cell = Cell::from_index(e);
+            self.board.is_empty_cell(cell)
+                && self.board.room(cell, self.limit).is_some_and(|room| vmin.is_some_and(|v| v <= room))
+                && (!self.marks[level][e] || self.untried[lo..hi].contains(&cell))
+        };
+        [1, STRIDE].into_iter().all(|step| {
+            let (sum, before, after) = self.run_ends(last.cell, step);
+            sum < low && !may_fill(before) && !may_fill(after)
+        })
+    }
+
+    /// The sum of the run through an occupied cell along the axis of `step` (1 or [`STRIDE`]),
+    /// and the indices of the squares just beyond its two ends.
+    fn run_ends(&self, cell: Cell, step: usize) -> (u8, usize, usize) {
+        let tile = |i: usize| self.board.get(Cell::from_index(i));
+        let mut sum = tile(cell.index()).unwrap_or(0);
+        let mut before = cell.index() - step;
+        while let Some(v) = tile(before) {
+            sum += v;
+            before -= step;
+        }
+        let mut after = cell.index() + step;
+        while let Some(v) = tile(after) {
+            sum += v;
+            after += step;
+        }
+        (sum, before, after)
+    }
+
     /// Runs `f` with the enumeration pruned to sets that can reach `size` placements.
     fn pruned<T>(&mut self, size: usize, f: impl FnOnce(&mut Self) -> T) -> T {
         let saved = std::mem::replace(&mut self.prune_below, size);
@@ -391,7 +486,8 @@ impl<'r> MoveGen<'r> {
             return ControlFlow::Continue(());
         }
         let (lo, hi) = self.seed_untried(level);
-        let flow = self.extend(lo, hi, level, max, sink);
+        let front = self.doubles_to_front(lo, lo, hi);
+        let flow = self.extend((lo, front, hi), level, max, sink);
         self.unseed(level, lo);
         flow
     }
@@ -406,9 +502,7 @@ impl<'r> MoveGen<'r> {
         let mut needy: Mask = 0;
         for (i, p) in self.placed.iter().enumerate() {
             if self.board.square(p.cell) == Square::Double {
-                let scores = [Axis::Horizontal, Axis::Vertical]
-                    .into_iter()
-                    .any(|axis| self.board.run_through(p.cell, axis).0 >= low);
+                let scores = [1, STRIDE].into_iter().any(|step| self.run_ends(p.cell, step).0 >= low);
                 if !scores {
                     needy |= bit(i);
                 }
@@ -554,19 +648,31 @@ impl<'r> MoveGen<'r> {
         buffers.tiles.clear();
         buffers.tiles.extend_from_slice(&self.placed);
         let tiles = &buffers.tiles;
-        // The only normal cells a value may fit on during the search, besides those it fits on at
-        // the start: the cells beside the set's, the only ones that come to touch the board.
+        for p in tiles.iter().rev() {
+            self.board.remove(p.cell);
+        }
+        // The only normal cells a needy value may fit on during the search, besides those it
+        // fits on at the start: the cells beside the set's, the only ones that come to touch the
+        // board, that take the smallest needy value on the board before the set (rooms only
+        // shrink as tiles go down).
         let g = self.board.geometry();
+        if buffers.slot.is_empty() {
+            buffers.slot = vec![0; GRID];
+            buffers.in_beside = vec![false; GRID];
+        }
+        let smallest = tiles_of(needy).map(|i| tiles[i].value).min().unwrap_or(0);
         buffers.beside.clear();
         for p in tiles {
             for n in self.board.neighbours(p.cell) {
-                if g.square(n) == Square::Normal && !buffers.beside.contains(&n) {
+                let takes = || self.board.room(n, self.limit).is_some_and(|room| smallest <= room);
+                if g.square(n) == Square::Normal && !buffers.in_beside[n.index()] && takes() {
+                    buffers.in_beside[n.index()] = true;
                     buffers.beside.push(n);
                 }
             }
         }
-        for p in tiles.iter().rev() {
-            self.board.remove(p.cell);
+        for &c in &buffers.beside {
+            buffers.in_beside[c.index()] = false;
         }
         // First the order the set was built in (each tile touches the board or an earlier one),
         // which often serves, before the search and its preparations.
@@ -592,7 +698,9 @@ impl<'r> MoveGen<'r> {
         let harmless = self.harmless(tiles, needy);
         let mut order = Vec::with_capacity(tiles.len());
         buffers.failed.clear();
-        let found = self.needy_reachable(tiles, needy, &buffers.waits, &mut buffers.touching) && {
+        let reachable =
+            self.needy_reachable(tiles, needy, &buffers.waits, &mut buffers.slot, &mut buffers.touching);
+        let found = reachable && {
             let search =
                 OrderSearch { tiles, needy, beside: &buffers.beside, harmless, waits: &buffers.waits };
             self.order_from(&search, 0, &mut buffers.failed, &mut order)
@@ -611,6 +719,13 @@ impl<'r> MoveGen<'r> {
         if !self.rules.needs_neighbour() {
             return;
         }
+        // By value, the needy tiles of at most that value.
+        let mut needy_upto: [Mask; VALUES] = [0; VALUES];
+        for d in tiles_of(needy) {
+            for m in &mut needy_upto[usize::from(tiles[d].value)..] {
+                *m |= bit(d);
+            }
+        }
         for (j, p) in tiles.iter().enumerate() {
             let room = self
                 .board
@@ -619,7 +734,7 @@ impl<'r> MoveGen<'r> {
                 .filter_map(|c| self.board.room(c, self.limit))
                 .max();
             let Some(room) = room else { continue };
-            waits[j] = mask_where(tiles.len(), |d| d != j && holds(needy, d) && tiles[d].value <= room);
+            waits[j] = needy_upto[usize::from(room).min(VALUES - 1)] & !bit(j);
         }
     }
 
@@ -629,8 +744,8 @@ impl<'r> MoveGen<'r> {
     /// some needy value now (rooms only shrink as tiles go down, so never later if not now).
     fn harmless(&self, tiles: &[Placement], needy: Mask) -> Mask {
         let n = tiles.len();
-        let smallest = (0..n).filter(|&i| holds(needy, i)).map(|i| tiles[i].value).min();
-        let Some(smallest) = smallest else { return mask_where(n, |_| true) };
+        let smallest = tiles_of(needy).map(|i| tiles[i].value).min();
+        let Some(smallest) = smallest else { return all_of(n) };
         let opens = |c: Cell| {
             self.board.square(c) == Square::Normal
                 && self.board.is_empty_cell(c)
@@ -647,6 +762,7 @@ impl<'r> MoveGen<'r> {
         tiles: &[Placement],
         needy: Mask,
         waits: &[Mask],
+        slot: &mut [u8],
         touching: &mut Vec<Mask>,
     ) -> bool {
         if !self.rules.needs_neighbour() {
@@ -654,19 +770,33 @@ impl<'r> MoveGen<'r> {
         }
         let n = tiles.len();
         let starts = mask_where(n, |i| self.touches(tiles[i].cell));
-        // The tiles next to each tile.
+        // The tiles next to each tile, through a map from cells to tiles (a set holds at most
+        // the 121 tiles of the game, so 1 + an index fits a byte).
+        for (i, p) in tiles.iter().enumerate() {
+            slot[p.cell.index()] = i as u8 + 1;
+        }
         touching.clear();
-        touching.extend((0..n).map(|i| mask_where(n, |j| adjacent(tiles[i].cell, tiles[j].cell))));
-        (0..n).filter(|&d| holds(needy, d)).all(|d| {
-            let allowed = mask_where(n, |j| j != d && !holds(waits[j], d));
+        touching.extend(tiles.iter().map(|p| {
+            let c = p.cell.index();
+            [c - 1, c + 1, c - STRIDE, c + STRIDE]
+                .into_iter()
+                .filter(|&m| slot[m] != 0)
+                .fold(0, |mask, m| mask | bit(usize::from(slot[m]) - 1))
+        }));
+        for p in tiles {
+            slot[p.cell.index()] = 0;
+        }
+        tiles_of(needy).all(|d| {
+            let allowed = all_of(n) & !bit(d) & !mask_where(n, |j| holds(waits[j], d));
+            // Grown from the tiles that start it, each reached tile adding its neighbours once.
             let mut reached = starts & allowed;
-            loop {
-                let grown =
-                    (0..n).filter(|&j| holds(reached, j)).fold(reached, |m, j| m | (touching[j] & allowed));
-                if grown == reached {
-                    break;
-                }
-                reached = grown;
+            let mut fresh = reached;
+            while fresh != 0 {
+                let j = fresh.trailing_zeros() as usize;
+                fresh &= fresh - 1;
+                let grown = touching[j] & allowed & !reached;
+                reached |= grown;
+                fresh |= grown;
             }
             holds(starts, d) || touching[d] & reached != 0
         })
@@ -719,13 +849,13 @@ impl<'r> MoveGen<'r> {
         order: &mut Vec<usize>,
     ) -> bool {
         let tiles = search.tiles;
-        let full = mask_where(tiles.len(), |_| true);
+        let full = all_of(tiles.len());
         let at = order.len();
         let mut fits_normal: [Option<bool>; VALUES] = [None; VALUES];
         let mut progress = true;
         while progress && mask != full {
             progress = false;
-            for i in (0..tiles.len()).filter(|&i| holds(search.harmless, i)) {
+            for i in tiles_of(search.harmless) {
                 if self.may_go(search, mask, i, &mut fits_normal) {
                     self.board.place(tiles[i].cell, tiles[i].value);
                     mask |= bit(i);
@@ -759,8 +889,8 @@ impl<'r> MoveGen<'r> {
         let mut fits_normal: [Option<bool>; VALUES] = [None; VALUES];
         // Needy tiles first: each tile put down may open normal cells they would then fit on.
         let needy = search.needy;
-        let needy_first = (0..tiles.len()).filter(|&i| holds(needy, i));
-        let others = (0..tiles.len()).filter(|&i| !holds(needy, i));
+        let needy_first = tiles_of(needy);
+        let others = tiles_of(all_of(tiles.len()) & !needy);
         for i in needy_first.chain(others) {
             if !self.may_go(search, mask, i, &mut fits_normal) {
                 continue;
@@ -870,7 +1000,6 @@ impl<'r> MoveGen<'r> {
     fn has_valid_superset(&mut self) -> bool {
         let Some(vmin) = self.hand.distinct().next() else { return false };
         self.ensure_base_fits();
-        let g = self.board.geometry();
         // Every cell looked at below touches the board (or the set, which is down): whether it
         // takes the smallest value is whether it is empty with room for it.
         let open = |c: Cell| {
@@ -884,36 +1013,44 @@ impl<'r> MoveGen<'r> {
         if normal_before.iter().any(|&c| open(c)) {
             return true;
         }
-        let beside_set = self.placed.iter().flat_map(|p| self.board.neighbours(p.cell));
-        let other_before = self.other_open.iter().copied();
-        // When no normal cell takes a tile, a tile on a double cell is forced there, if allowed.
-        let forced_allowed = self.rules.forced_double == ForcedDouble::Allow;
-        let mut doubles: Vec<Cell> = Vec::new();
-        for c in beside_set.chain(other_before).filter(|&c| open(c)) {
-            if !self.doubles_matter || g.square(c) == Square::Normal || forced_allowed {
-                return true;
-            }
-            doubles.push(c);
-        }
-        if doubles.is_empty() {
-            return false;
-        }
-        let low = self.limit - 2;
-        for c in doubles {
-            let room = self.board.room(c, self.limit).unwrap_or(0);
-            let values: Vec<u8> = self.hand.distinct().take_while(|&v| v <= room).collect();
-            for v in values {
-                self.board.place(c, v);
-                let fine = [Axis::Horizontal, Axis::Vertical]
-                    .into_iter()
-                    .any(|axis| self.board.run_through(c, axis).0 >= low);
-                self.board.remove(c);
-                if fine {
+        let mut open_doubles = false;
+        for p in &self.placed {
+            let i = p.cell.index();
+            for n in [i - 1, i + 1, i - STRIDE, i + STRIDE] {
+                let c = Cell::from_index(n);
+                if open(c) && self.settles_on(c, vmin, &mut open_doubles) {
                     return true;
                 }
             }
         }
+        for &c in &self.other_open {
+            if open(c) && self.settles_on(c, vmin, &mut open_doubles) {
+                return true;
+            }
+        }
+        if !open_doubles {
+            return false;
+        }
         self.valid_superset().is_some()
+    }
+
+    /// For [`MoveGen::has_valid_superset`]: whether a tile put down last on `c`, an empty cell
+    /// that touches the board or the set and takes the smallest value `vmin`, makes a valid
+    /// superset for sure; `open_doubles` is raised when `c` is a double cell that may still take
+    /// one by a search. When no normal cell takes a tile, a tile on a double cell is forced there,
+    /// if allowed; otherwise the largest value of the hand that fits there makes its runs the
+    /// longest, and whether one of them reaches 10 is read off the runs beside the cell.
+    #[inline]
+    fn settles_on(&self, c: Cell, vmin: u8, open_doubles: &mut bool) -> bool {
+        let forced_allowed = self.rules.forced_double == ForcedDouble::Allow;
+        if !self.doubles_matter || self.board.square(c) == Square::Normal || forced_allowed {
+            return true;
+        }
+        *open_doubles = true;
+        let room = self.board.room(c, self.limit).unwrap_or(0);
+        let largest = self.hand.distinct().take_while(|&v| v <= room).last().unwrap_or(vmin);
+        let (across, down) = self.board.sums_with(c, largest);
+        across.max(down) >= self.limit - 2
     }
 
     /// Some valid move that places at least one tile, if any.
