@@ -8,6 +8,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use zatre::rules::{Move, Phase, Position, Rules, Variant};
+use zatre::search::Foresight;
 
 use super::engine_process::{EngineProcess, Fault};
 
@@ -129,10 +130,26 @@ impl Dealer {
         position.draw(&values).map_err(|e| e.to_string())?;
         Ok(values)
     }
+
+    /// What the dealer will deal from now on, for a clairvoyant player (`zatre-ceiling`; the
+    /// search's [`Foresight`]). Classic: the rest of the shuffled order, in order (`None` before
+    /// the start draw, which is drawn as the rules draw it). Dice and kids: the next `rolls`
+    /// rolls, each as [`Dealer::deal`] will roll it.
+    pub fn foresight(&self, rules: &Rules, rolls: usize) -> Option<Foresight> {
+        if rules.variant == Variant::Classic {
+            let order = self.order.as_deref()?;
+            return Some(Foresight::Bag(order.get(self.next..).unwrap_or(&[]).to_vec()));
+        }
+        let mut rng = self.rng.clone();
+        let fresh = Position::new(rules.clone());
+        let rolls = (0..rolls).map(|_| fresh.clone().draw_random(&mut rng)).collect::<Result<Vec<_>, _>>();
+        // A new dice position is due a draw, so every roll is made; none is known otherwise.
+        rolls.ok().map(Foresight::Rolls)
+    }
 }
 
 /// A draw token: `+` and the values.
-fn draw_token(values: &[u8]) -> String {
+pub fn draw_token(values: &[u8]) -> String {
     let mut token = String::from("+");
     for v in values {
         token.push(char::from(b'0' + v));
@@ -212,13 +229,7 @@ pub fn play(spec: &GameSpec<'_>, slots: &mut Slots) -> Played {
     let mut tokens: Vec<String> = Vec::new();
     let mut moves = 0;
     let mut slowest_go = vec![Duration::ZERO; spec.seating.len()];
-    let replay = |tokens: &[String]| {
-        if tokens.is_empty() {
-            format!("position startpos {}", spec.newgame_args)
-        } else {
-            format!("position startpos {} moves {}", spec.newgame_args, tokens.join(" "))
-        }
-    };
+    let replay = |tokens: &[String]| replay_line(spec.newgame_args, tokens);
     let mut end = End::Normal;
     let newgame = format!("newgame {}", spec.newgame_args);
     'game: {
@@ -266,24 +277,39 @@ pub fn play(spec: &GameSpec<'_>, slots: &mut Slots) -> Played {
     if let End::Fault { seat, .. } = &end {
         slots.discard(spec.seating[*seat]);
     }
-    let rules = position.rules();
-    let standings = position.standings();
-    let players = usize::from(rules.players);
-    let scores: Vec<i64> = (0..players).map(|s| standings[rules.sheet_of_seat(s)].total).collect();
-    let outcomes = outcomes(&position, &end);
-    let mut lines: Vec<String> = standings.iter().map(|s| s.to_string()).collect();
-    if position.is_over() {
-        lines.push("gameover".to_string());
+    Played::of(&position, end, replay(&tokens), moves, started.elapsed(), slowest_go)
+}
+
+/// `position startpos <newgame args> [moves <tokens>]`: the line that replays a game.
+pub fn replay_line(newgame_args: &str, tokens: &[String]) -> String {
+    if tokens.is_empty() {
+        format!("position startpos {newgame_args}")
+    } else {
+        format!("position startpos {newgame_args} moves {}", tokens.join(" "))
     }
-    Played {
-        replay: replay(&tokens),
-        scores,
-        outcomes,
-        standings: lines,
-        end,
-        moves,
-        duration: started.elapsed(),
-        slowest_go,
+}
+
+impl Played {
+    /// What a game that ended in `position` leaves: the scores, results and standings of the
+    /// final position, with what the referee kept of the game.
+    pub fn of(
+        position: &Position,
+        end: End,
+        replay: String,
+        moves: u32,
+        duration: Duration,
+        slowest_go: Vec<Duration>,
+    ) -> Played {
+        let rules = position.rules();
+        let standings = position.standings();
+        let players = usize::from(rules.players);
+        let scores: Vec<i64> = (0..players).map(|s| standings[rules.sheet_of_seat(s)].total).collect();
+        let outcomes = outcomes(position, &end);
+        let mut lines: Vec<String> = standings.iter().map(|s| s.to_string()).collect();
+        if position.is_over() {
+            lines.push("gameover".to_string());
+        }
+        Played { replay, scores, outcomes, standings: lines, end, moves, duration, slowest_go }
     }
 }
 
@@ -361,6 +387,51 @@ mod tests {
         assert_eq!(da.deal(&mut a).unwrap(), db.deal(&mut b).unwrap());
         assert_eq!(a, b);
         assert_eq!(a.bag().len(), 121 - 3);
+    }
+
+    /// What the dealer foresees at every move is what it deals after it: at every draw of a game
+    /// (greedy in every seat), the foresight taken at each earlier move says this draw is due, in
+    /// classic for two, three and four players, dice and kids.
+    #[test]
+    fn the_dealers_foresight_is_what_it_deals() {
+        let games = [
+            (Variant::Classic, 2),
+            (Variant::Classic, 3),
+            (Variant::Classic, 4),
+            (Variant::Dice, 2),
+            (Variant::Kids, 2),
+        ];
+        for (variant, players) in games {
+            let rules = Rules::new(variant, players).unwrap();
+            let mut position = Position::new(rules.clone());
+            let mut dealer = Dealer::new(17);
+            let mut roots: Vec<(Position, Foresight)> = Vec::new();
+            let mut checked = 0;
+            while !position.is_over() {
+                if position.phase() == Phase::Draw {
+                    let due: Vec<Option<Vec<u8>>> =
+                        roots.iter().map(|(root, future)| future.draw_due(root, &position)).collect();
+                    let dealt = dealer.deal(&mut position).unwrap();
+                    for (k, foreseen) in due.iter().enumerate() {
+                        // Dice and kids: a foresight of 8 rolls reaches the 8 turns after its move.
+                        if variant == Variant::Classic || roots.len() - k <= 8 {
+                            assert_eq!(foreseen.as_ref(), Some(&dealt), "{variant} {players}: move {k}");
+                            checked += 1;
+                        } else {
+                            assert_eq!(foreseen, &None);
+                        }
+                    }
+                    continue;
+                }
+                let future = dealer.foresight(&rules, 8).unwrap();
+                roots.push((position.clone(), future));
+                let mv = zatre::search::greedy_choice(&position).unwrap();
+                position.play(&mv).unwrap();
+            }
+            assert!(checked >= 60, "{variant} {players}: {checked} draws checked");
+        }
+        // Before the classic start draw the dealer knows nothing.
+        assert_eq!(Dealer::new(1).foresight(&classic(), 8), None);
     }
 
     #[test]

@@ -9,8 +9,10 @@ mod runner;
 mod sprt;
 
 pub use engine_process::{EngineProcess, Fault, Reply};
-pub use game::{play, Dealer, End, GameSpec, Limits, Played, SeatResult, Slots};
+pub use game::{draw_token, play, replay_line, Dealer, End, GameSpec, Limits, Played, SeatResult, Slots};
 pub use record::{read_records, Record};
 pub use report::{Report, Tally};
-pub use runner::{newgame_args, pair_seed, plan, run, GamePlan, MatchConfig, MatchResult, Shard};
+pub use runner::{
+    newgame_args, newgame_text, pair_seed, plan, plan_games, run, GamePlan, MatchConfig, MatchResult, Shard,
+};
 pub use sprt::{Sprt, SprtState, Verdict};
