@@ -2,12 +2,12 @@
 //! call into the search (no engine process), the rules core judges and enters it.
 
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use zatre::rules::{Move, Phase, Position, Rules};
+use zatre::rules::{Move, Position, Rules};
 use zatre::search::{greedy_choice, run, run_foreseeing, Limits, SearchOptions};
 
-use crate::referee::{draw_token, replay_line, Dealer, End, Fault, Played};
+use crate::referee::{deal_and_play, Dealer, Fault, Played};
 
 /// How many rolls ahead a clairvoyant player knows in dice and kids: far more than the search
 /// simulates (two turns by default); beyond them it would take the expectation.
@@ -58,48 +58,13 @@ fn no_move(seat: Seat) -> Fault {
     Fault::Error(format!("{} found no move where one is due", seat.name()))
 }
 
-/// Plays one game to its end on the dealer of `seed`, `seats[s]` playing seat `s`, each search
-/// under `limits`; `newgame_args` only names the game in its replay line.
+/// Plays one game to its end on the referee's dealer of `seed` ([`deal_and_play`]), `seats[s]`
+/// playing seat `s`, each search under `limits`; `newgame_args` only names the game in its replay
+/// line. The time of a move is the wall clock of its choice.
 pub fn play(rules: &Rules, newgame_args: &str, seed: u64, seats: &[Seat], limits: &Limits) -> Played {
-    let started = Instant::now();
-    let mut position = Position::new(rules.clone());
-    let mut dealer = Dealer::new(seed);
-    let mut tokens: Vec<String> = Vec::new();
-    let mut moves = 0;
-    let mut slowest = vec![Duration::ZERO; seats.len()];
-    let mut end = End::Normal;
-    loop {
-        match position.phase() {
-            Phase::Over => break,
-            Phase::Draw => match dealer.deal(&mut position) {
-                Ok(values) => tokens.push(draw_token(&values)),
-                Err(message) => {
-                    end = End::Aborted(message);
-                    break;
-                }
-            },
-            Phase::Place => {
-                let seat = position.to_move();
-                let asked = Instant::now();
-                let chosen =
-                    seats.get(seat).copied().unwrap_or(Seat::Greedy).choose(&position, &dealer, limits);
-                slowest[seat] = slowest[seat].max(asked.elapsed());
-                let played = chosen.and_then(|mv| {
-                    position.play(&mv).map_err(|e| Fault::IllegalMove(format!("{mv}: {e}")))?;
-                    Ok(mv)
-                });
-                match played {
-                    Ok(mv) => {
-                        tokens.push(mv.to_string());
-                        moves += 1;
-                    }
-                    Err(fault) => {
-                        end = End::Fault { seat, fault };
-                        break;
-                    }
-                }
-            }
-        }
-    }
-    Played::of(&position, end, replay_line(newgame_args, &tokens), moves, started.elapsed(), slowest)
+    deal_and_play(rules, seed, newgame_args, Instant::now(), |seat, position, dealer, _| {
+        let asked = Instant::now();
+        let player = seats.get(seat).copied().unwrap_or(Seat::Greedy);
+        player.choose(position, dealer, limits).map(|mv| (mv, asked.elapsed()))
+    })
 }

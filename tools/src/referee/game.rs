@@ -149,7 +149,7 @@ impl Dealer {
 }
 
 /// A draw token: `+` and the values.
-pub fn draw_token(values: &[u8]) -> String {
+fn draw_token(values: &[u8]) -> String {
     let mut token = String::from("+");
     for v in values {
         token.push(char::from(b'0' + v));
@@ -224,64 +224,89 @@ impl Slots {
 /// Plays one game to its end.
 pub fn play(spec: &GameSpec<'_>, slots: &mut Slots) -> Played {
     let started = Instant::now();
-    let mut position = Position::new(spec.rules.clone());
-    let mut dealer = Dealer::new(spec.seed);
+    let newgame = format!("newgame {}", spec.newgame_args);
+    let mut played = None;
+    for (seat, &engine) in spec.seating.iter().enumerate() {
+        if let Err(fault) = slots.request(engine, &newgame, spec.limits.command_timeout, false) {
+            let slowest_go = vec![Duration::ZERO; spec.seating.len()];
+            let replay = replay_line(spec.newgame_args, &[]);
+            let end = End::Fault { seat, fault };
+            played = Some(Played::of(
+                &Position::new(spec.rules.clone()),
+                end,
+                replay,
+                0,
+                started.elapsed(),
+                slowest_go,
+            ));
+            break;
+        }
+    }
+    let played = played.unwrap_or_else(|| {
+        deal_and_play(spec.rules, spec.seed, spec.newgame_args, started, |seat, position, _, tokens| {
+            ask_move(spec, slots, spec.seating[seat], position, &replay_line(spec.newgame_args, tokens))
+        })
+    });
+    if let End::Fault { seat, .. } = &played.end {
+        slots.discard(spec.seating[*seat]);
+    }
+    played
+}
+
+/// A game on the dealer of `seed` to its end (started at `started`): the dealer deals each draw,
+/// `choose` gives the move of the seat to move (given the position, the dealer and the tokens so
+/// far) with how long its answer took, and the rules core judges and enters it. A seat that
+/// has no move for it, or gives an illegal one, faults and loses.
+pub fn deal_and_play(
+    rules: &Rules,
+    seed: u64,
+    newgame_args: &str,
+    started: Instant,
+    mut choose: impl FnMut(usize, &Position, &Dealer, &[String]) -> Result<(Move, Duration), Fault>,
+) -> Played {
+    let mut position = Position::new(rules.clone());
+    let mut dealer = Dealer::new(seed);
     let mut tokens: Vec<String> = Vec::new();
     let mut moves = 0;
-    let mut slowest_go = vec![Duration::ZERO; spec.seating.len()];
-    let replay = |tokens: &[String]| replay_line(spec.newgame_args, tokens);
+    let mut slowest = vec![Duration::ZERO; usize::from(rules.players)];
     let mut end = End::Normal;
-    let newgame = format!("newgame {}", spec.newgame_args);
-    'game: {
-        for (seat, &engine) in spec.seating.iter().enumerate() {
-            if let Err(fault) = slots.request(engine, &newgame, spec.limits.command_timeout, false) {
-                end = End::Fault { seat, fault };
-                break 'game;
-            }
-        }
-        loop {
-            match position.phase() {
-                Phase::Over => break,
-                Phase::Draw => match dealer.deal(&mut position) {
-                    Ok(values) => tokens.push(draw_token(&values)),
-                    Err(message) => {
-                        end = End::Aborted(message);
-                        break;
+    loop {
+        match position.phase() {
+            Phase::Over => break,
+            Phase::Draw => match dealer.deal(&mut position) {
+                Ok(values) => tokens.push(draw_token(&values)),
+                Err(message) => {
+                    end = End::Aborted(message);
+                    break;
+                }
+            },
+            Phase::Place => {
+                let seat = position.to_move();
+                let asked = choose(seat, &position, &dealer, &tokens).map(|(mv, waited)| {
+                    slowest[seat] = slowest[seat].max(waited);
+                    mv
+                });
+                match asked.and_then(|mv| {
+                    position.play(&mv).map_err(|e| Fault::IllegalMove(format!("{mv}: {e}")))?;
+                    Ok(mv)
+                }) {
+                    Ok(mv) => {
+                        tokens.push(mv.to_string());
+                        moves += 1;
                     }
-                },
-                Phase::Place => {
-                    let seat = position.to_move();
-                    let engine = spec.seating[seat];
-                    let asked = ask_move(spec, slots, engine, &position, &replay(&tokens));
-                    let asked = asked.map(|(mv, waited)| {
-                        slowest_go[seat] = slowest_go[seat].max(waited);
-                        mv
-                    });
-                    match asked.and_then(|mv| {
-                        position.play(&mv).map_err(|e| Fault::IllegalMove(format!("{mv}: {e}")))?;
-                        Ok(mv)
-                    }) {
-                        Ok(mv) => {
-                            tokens.push(mv.to_string());
-                            moves += 1;
-                        }
-                        Err(fault) => {
-                            end = End::Fault { seat, fault };
-                            break;
-                        }
+                    Err(fault) => {
+                        end = End::Fault { seat, fault };
+                        break;
                     }
                 }
             }
         }
     }
-    if let End::Fault { seat, .. } = &end {
-        slots.discard(spec.seating[*seat]);
-    }
-    Played::of(&position, end, replay(&tokens), moves, started.elapsed(), slowest_go)
+    Played::of(&position, end, replay_line(newgame_args, &tokens), moves, started.elapsed(), slowest)
 }
 
 /// `position startpos <newgame args> [moves <tokens>]`: the line that replays a game.
-pub fn replay_line(newgame_args: &str, tokens: &[String]) -> String {
+fn replay_line(newgame_args: &str, tokens: &[String]) -> String {
     if tokens.is_empty() {
         format!("position startpos {newgame_args}")
     } else {

@@ -9,7 +9,7 @@ mod runner;
 mod sprt;
 
 pub use engine_process::{EngineProcess, Fault, Reply};
-pub use game::{draw_token, play, replay_line, Dealer, End, GameSpec, Limits, Played, SeatResult, Slots};
+pub use game::{deal_and_play, play, Dealer, End, GameSpec, Limits, Played, SeatResult, Slots};
 pub use record::{read_records, Record};
 pub use report::{Report, Tally};
 pub use runner::{
