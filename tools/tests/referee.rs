@@ -257,6 +257,49 @@ fn shards_merge_into_the_report_of_the_whole_match() {
 }
 
 #[test]
+fn compare_measures_a_change_of_engine_game_by_game_and_refuses_other_draws() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = |name: &str| dir.path().join(name).to_str().expect("utf-8 path").to_string();
+    let (greedy, random) = (strategy("greedy"), strategy("random"));
+    let play = |first: &str, seed: &str, file: &str| {
+        referee(&[
+            "--engine",
+            first,
+            "--engine",
+            &random,
+            "--games",
+            "4",
+            "--movetime",
+            "10",
+            "--seed",
+            seed,
+            "--records",
+            &path(file),
+        ]);
+    };
+    play(&greedy, "3", "greedy.jsonl");
+    play(&random, "3", "random.jsonl");
+    play(&random, "4", "other.jsonl");
+    let out = referee(&["compare", &path("greedy.jsonl"), &path("random.jsonl")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("engine 1: 4 games in common (2 groups"), "{text}");
+    // Greedy beats random by hundreds of points; the same seat played randomly does not.
+    let change = |name: &str| -> f64 {
+        let line = text.lines().find(|l| l.starts_with(name)).expect("a line per measure");
+        let after = line.split("change ").nth(1).expect("a change");
+        after.split([' ', '%']).next().and_then(|v| v.parse().ok()).expect("a number")
+    };
+    assert!(change("margin") < -100.0 && change("score") < -100.0, "{text}");
+    assert!(change("win rate") < 0.0, "{text}");
+    let refused = Command::new(REFEREE)
+        .args(["compare", &path("greedy.jsonl"), &path("other.jsonl")])
+        .output()
+        .expect("runs");
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("not played alike"));
+}
+
+#[test]
 fn sprt_stops_a_match_between_equals_early() {
     let random = strategy("random");
     let out = referee(&[

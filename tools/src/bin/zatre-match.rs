@@ -1,14 +1,14 @@
-//! `zatre-match`: the referee. Plays matches between engines over the text protocol, or merges
-//! the records of shards into one report. Arguments here; the work is in `zatre_tools::referee`.
+//! `zatre-match`: the referee. Plays matches between engines over the text protocol, merges the
+//! records of shards into one report, or compares two matches game by game. Arguments here; the work is in `zatre_tools::referee`.
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use zatre::rules::{Rules, Variant};
-use zatre_tools::referee::{read_records, run, Limits, MatchConfig, Report, Shard, Sprt};
+use zatre_tools::referee::{read_records, run, Comparison, Limits, MatchConfig, Report, Shard, Sprt};
 
 /// The zatre referee: plays games between engines that speak the zatre text protocol, judging
 /// every move with the rules core.
@@ -45,6 +45,17 @@ enum Command {
         /// JSON Lines records files written by --records.
         #[arg(required = true)]
         files: Vec<PathBuf>,
+    },
+    /// Compares one engine's results in two matches played on the same seed, game by game: the
+    /// change of its win rate, margin and score with 95% intervals (the luck of the draws cancels).
+    Compare {
+        /// The engine to compare, by its place in the order of --engine (from 1).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+        engine: u16,
+        /// The records of the first match (--records).
+        first: PathBuf,
+        /// The records of the second match, with the same --seed, engines' seating and rules.
+        second: PathBuf,
     },
 }
 
@@ -101,6 +112,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Merge { sprt, files }) => merge(sprt.as_deref(), &files),
+        Some(Command::Compare { engine, first, second }) => compare(engine, &first, &second),
         None => play(cli.play),
     };
     match result {
@@ -129,6 +141,13 @@ fn merge(sprt: Option<&str>, files: &[PathBuf]) -> Result<ExitCode, String> {
         eprintln!("zatre-match: {} duplicate games ignored", before - records.len());
     }
     print!("{}", Report::from_records(&records).render(sprt.as_ref()));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn compare(engine: u16, first: &Path, second: &Path) -> Result<ExitCode, String> {
+    let read = |path: &Path| read_records(path).map_err(|e| format!("{}: {e}", path.display()));
+    let engine = usize::from(engine - 1);
+    print!("{}", Comparison::of(&read(first)?, &read(second)?, engine)?.render());
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,6 +1,7 @@
 //! The referee behind `zatre-match`: it drives engine processes over the text protocol, deals the
 //! draws, judges every move with the rules core, survives faulty engines, and reports.
 
+mod compare;
 mod engine_process;
 mod game;
 mod record;
@@ -8,6 +9,7 @@ mod report;
 mod runner;
 mod sprt;
 
+pub use compare::{Change, Comparison};
 pub use engine_process::{EngineProcess, Fault, Reply};
 pub use game::{deal_and_play, play, Dealer, End, GameSpec, Limits, Played, SeatResult, Slots};
 pub use record::{read_records, Record};

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::game::{End, Played};
+use super::game::{End, Played, SeatResult};
 
 /// One game as a line of a records file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -94,6 +94,30 @@ impl Record {
             millis: millis(played.duration),
             slowest_go_millis: played.slowest_go.iter().copied().map(millis).collect(),
         }
+    }
+}
+
+impl Record {
+    /// The seat (from 0) the engine with this index (the order of `--engine`) had.
+    pub fn seat_of(&self, engine: usize) -> Option<usize> {
+        self.seating.iter().position(|&e| e == engine)
+    }
+
+    /// What the seat made of the game: 1 for a win, 1/2 for a draw, 0 for a loss (or an unknown
+    /// result).
+    pub fn points(&self, seat: usize) -> f64 {
+        self.results.get(seat).and_then(|o| SeatResult::parse(o)).unwrap_or(SeatResult::Loss).points()
+    }
+
+    /// The seat's final score.
+    pub fn score(&self, seat: usize) -> i64 {
+        self.scores.get(seat).copied().unwrap_or(0)
+    }
+
+    /// The seat's final score minus the best other seat's; `None` in a game played alone.
+    pub fn margin(&self, seat: usize) -> Option<i64> {
+        let best_other = self.scores.iter().enumerate().filter(|&(s, _)| s != seat).map(|(_, &v)| v).max();
+        best_other.map(|b| self.score(seat) - b)
     }
 }
 

@@ -108,11 +108,8 @@ impl Report {
                     t.faults += 1;
                 }
                 t.points.push(outcome.points());
-                let own = r.scores.get(seat).copied().unwrap_or(0);
-                t.score_sum += own as f64;
-                let best_other =
-                    r.scores.iter().enumerate().filter(|&(s, _)| s != seat).map(|(_, &v)| v).max();
-                t.margin_sum += best_other.map_or(0, |b| own - b) as f64;
+                t.score_sum += r.score(seat) as f64;
+                t.margin_sum += r.margin(seat).unwrap_or(0) as f64;
                 let slowest = r.slowest_go_millis.get(seat).copied().unwrap_or(0);
                 t.slowest_go_millis = t.slowest_go_millis.max(slowest);
             }
@@ -125,14 +122,7 @@ impl Report {
                 if games.len() != 2 || games[0].seating == games[1].seating {
                     continue;
                 }
-                let points: f64 = games
-                    .iter()
-                    .filter_map(|r| {
-                        let seat = r.seating.iter().position(|&e| e == first)?;
-                        SeatResult::parse(r.results.get(seat)?)
-                    })
-                    .map(SeatResult::points)
-                    .sum();
+                let points: f64 = games.iter().filter_map(|r| Some(r.points(r.seat_of(first)?))).sum();
                 pair_scores.push(points / 2.0);
             }
         }
