@@ -71,8 +71,11 @@ fn both_players_play_the_same_games_in_every_variant() {
                 0,
                 "the seat rotates"
             );
-            assert_eq!(c.greedy_scores, s.greedy_scores, "one greedy game a group");
-            assert_eq!(c.greedy_scores.len() as u64, players);
+            assert_eq!(c.greedy, s.greedy, "one greedy game a group");
+            assert_eq!((c.greedy.seed, &c.greedy.seating), (c.game.seed, &c.game.seating));
+            assert_eq!(c.greedy.engines, vec!["greedy"; players as usize]);
+            // The same dealer for greedy's game too.
+            assert_eq!(tokens(&c.greedy.replay)[0], tokens(&c.game.replay)[0]);
             // The same dealer: the same first draw (classic: the start draw; dice: the first roll).
             assert_eq!(tokens(&c.game.replay)[0], tokens(&s.game.replay)[0]);
             assert!(c.game.scores.iter().all(|&v| v > 0), "{variant}: {:?}", c.game.scores);

@@ -61,15 +61,14 @@ pub struct CeilingConfig {
 }
 
 /// One game of a ceiling run, a line of `--records`: the referee's record of the game (the player
-/// under test is engine 1) and the same draws played by `greedy` in every seat.
+/// under test is engine 1) and of the same draws played by `greedy` in every seat.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CeilingRecord {
     /// The player under test: `clairvoyant` or `search`.
     pub player: String,
-    /// With `greedy` in every seat on the same draws: the final score by seat.
-    pub greedy_scores: Vec<i64>,
-    /// ... and the result by seat.
-    pub greedy_results: Vec<String>,
+    /// The group's game with `greedy` in every seat, recorded as this game (the same index, seed
+    /// and seating: engine 1 is the `greedy` in the seat of the player under test).
+    pub greedy: Record,
     #[serde(flatten)]
     pub game: Record,
 }
@@ -118,7 +117,17 @@ pub fn run(config: &CeilingConfig) -> io::Result<Vec<CeilingRecord>> {
         jobs,
         |i| {
             let (plan, player) = (&plans[i / tested], config.tested[i % tested]);
-            let record = play_tested(config, plan, player, &baselines, &args(plan.seed));
+            // Every plan's group has its greedy game (both come from `plans`); were one missing, it
+            // would be played here.
+            let missing;
+            let baseline = match baselines.get(&plan.pair) {
+                Some(played) => played,
+                None => {
+                    missing = play(&config.rules, &args(plan.seed), plan.seed, &all_greedy, &config.limits);
+                    &missing
+                }
+            };
+            let record = play_tested(config, plan, player, baseline, &args(plan.seed));
             let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
             if let Some(w) = out.as_mut() {
                 let line = serde_json::to_string(&record).map_err(io::Error::other);
@@ -148,7 +157,7 @@ fn play_tested(
     config: &CeilingConfig,
     plan: &GamePlan,
     player: Seat,
-    baselines: &BTreeMap<u64, Played>,
+    baseline: &Played,
     args: &str,
 ) -> CeilingRecord {
     let seats: Vec<Seat> = plan.seating.iter().map(|&e| if e == 0 { player } else { Seat::Greedy }).collect();
@@ -157,15 +166,9 @@ fn play_tested(
         .map(|e| if e == 0 { player.name() } else { Seat::Greedy.name() }.to_string())
         .collect();
     let game = Record::new(plan.game, plan.pair, plan.seed, &commands, &plan.seating, &played);
-    let baseline = baselines.get(&plan.pair);
-    CeilingRecord {
-        player: player.name().to_string(),
-        greedy_scores: baseline.map(|b| b.scores.clone()).unwrap_or_default(),
-        greedy_results: baseline
-            .map(|b| b.outcomes.iter().map(|o| o.name().to_string()).collect())
-            .unwrap_or_default(),
-        game,
-    }
+    let all_greedy = vec![Seat::Greedy.name().to_string(); plan.seating.len()];
+    let greedy = Record::new(plan.game, plan.pair, plan.seed, &all_greedy, &plan.seating, baseline);
+    CeilingRecord { player: player.name().to_string(), greedy, game }
 }
 
 fn progress_bar(shown: bool, games: usize) -> Option<ProgressBar> {

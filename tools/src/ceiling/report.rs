@@ -1,16 +1,17 @@
 //! The ceiling report: for each player under test, the referee's figures (games, first place with
 //! its interval, mean final score, mean margin over the best other seat, longest move), what
-//! `greedy` got in the same seats on the same draws, the edge over it, and with both players the
-//! share of the clairvoyant's edge that `search` gets.
+//! `greedy` got in the same seats on the same draws, the edge over it (`zatre-match compare`'s
+//! game-by-game change from `greedy`'s games to the player's), and with both players the share of
+//! the clairvoyant's edge that `search` gets.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::referee::{Record, Report, SeatResult, Tally};
+use crate::referee::{Change, Comparison, Record, Report, Tally};
 
 use super::CeilingRecord;
 
-/// A mean with its 95% interval, `mean ± half` (`half` is NaN with fewer than two groups).
+/// A ratio with its 95% interval, `mean ± half` (`half` is NaN with fewer than two groups).
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Estimate {
     pub mean: f64,
@@ -18,54 +19,20 @@ pub struct Estimate {
 }
 
 impl Estimate {
-    /// The mean of `values` with the normal 95% interval of the mean.
-    fn of(values: &[f64]) -> Estimate {
-        let n = values.len() as f64;
-        let mean = values.iter().sum::<f64>() / n;
-        let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
-        Estimate { mean, half: 1.96 * (var / n).sqrt() }
-    }
-
-    /// `mean [lo, hi]` scaled by `scale`, with `decimals` decimals, the mean signed when `sign`,
-    /// each number followed by `unit`.
-    fn text(&self, scale: f64, decimals: usize, sign: bool, unit: &str) -> String {
-        let (m, h) = (self.mean * scale, self.half * scale);
-        let mean = if sign { format!("{m:+.decimals$}") } else { format!("{m:.decimals$}") };
+    /// `mean% [lo%, hi%]`.
+    fn percent(&self) -> String {
+        let (m, h) = (100.0 * self.mean, 100.0 * self.half);
         if h.is_finite() {
-            format!("{mean}{unit} [{:.decimals$}{unit}, {:.decimals$}{unit}]", m - h, m + h)
+            format!("{m:.0}% [{:.0}%, {:.0}%]", m - h, m + h)
         } else {
-            format!("{mean}{unit} [n/a]")
+            format!("{m:.0}% [n/a]")
         }
     }
 }
 
-/// One game's figures for the player under test and for `greedy` in its seat on the same draws.
-#[derive(Copy, Clone, Debug, PartialEq)]
-struct SeatFigures {
-    /// First place: 1, 1/2 for a shared lead, 0.
-    first: f64,
-    /// Final score less the best other seat's.
-    margin: f64,
-    greedy_first: f64,
-    greedy_margin: f64,
-}
-
-impl SeatFigures {
-    /// The figures of the tested seat (engine 0) of a record; `None` when it has none.
-    fn of(record: &CeilingRecord) -> Option<SeatFigures> {
-        let seat = record.game.seating.iter().position(|&e| e == 0)?;
-        let (first, margin) = standing(&record.game.scores, &record.game.results, seat)?;
-        let (greedy_first, greedy_margin) = standing(&record.greedy_scores, &record.greedy_results, seat)?;
-        Some(SeatFigures { first, margin, greedy_first, greedy_margin })
-    }
-}
-
-/// A seat's first-place points and its margin over the best other seat.
-fn standing(scores: &[i64], results: &[String], seat: usize) -> Option<(f64, f64)> {
-    let points = SeatResult::parse(results.get(seat)?)?.points();
-    let own = *scores.get(seat)?;
-    let best_other = scores.iter().enumerate().filter(|&(s, _)| s != seat).map(|(_, &v)| v).max()?;
-    Some((points, (own - best_other) as f64))
+/// `+change ± half`, scaled.
+fn change_text(change: &Change, scale: f64) -> String {
+    format!("{:+.1} ± {:.1}", scale * change.delta(), scale * change.half_width)
 }
 
 /// What one player under test did.
@@ -77,22 +44,19 @@ pub struct PlayerSummary {
     pub tally: Tally,
     /// The 95% interval of its first-place rate, as `zatre-match` computes it.
     pub interval: (f64, f64),
-    /// `greedy`'s first-place rate and mean margin in the same seats on the same draws.
-    pub greedy_first: f64,
-    pub greedy_margin: f64,
-    /// The edge over `greedy` there, in first place and in margin, by group of games.
-    pub edge_first: Estimate,
-    pub edge_margin: Estimate,
+    /// From `greedy` in its seats to the player, game by game on the same draws: `before` is
+    /// `greedy`'s, `delta()` the edge. `None` when no game has a `greedy` game.
+    pub edge: Option<Comparison>,
     /// Games by how they ended.
     pub ends: BTreeMap<String, u64>,
-    /// By group (pair), the mean edge over its games: (first place, margin).
-    by_group: BTreeMap<u64, (f64, f64)>,
 }
 
 /// The share of the clairvoyant's edge that `search` gets.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Share {
+    /// Of the edge in first place.
     pub first: Estimate,
+    /// Of the edge in margin.
     pub margin: Estimate,
 }
 
@@ -105,16 +69,14 @@ pub struct CeilingReport {
 }
 
 impl CeilingReport {
-    /// The report of a set of records (of one match: the same rules, seed and games).
+    /// The report of a set of records (of one run: the same rules, seed and games).
     pub fn from_records(records: &[CeilingRecord]) -> CeilingReport {
         let mut by_player: BTreeMap<&str, Vec<&CeilingRecord>> = BTreeMap::new();
         for r in records {
             by_player.entry(r.player.as_str()).or_default().push(r);
         }
-        let players: Vec<PlayerSummary> =
-            by_player.iter().map(|(player, records)| summary(player, records)).collect();
-        let find = |name: &str| players.iter().find(|p| p.player == name);
-        let share = match (find("search"), find("clairvoyant")) {
+        let players = by_player.iter().map(|(player, records)| summary(player, records)).collect();
+        let share = match (by_player.get("search"), by_player.get("clairvoyant")) {
             (Some(search), Some(clairvoyant)) => share(search, clairvoyant),
             _ => None,
         };
@@ -126,22 +88,30 @@ impl CeilingReport {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "{:<12} {:>5} {:>22} {:>7} {:>7} {:>14} {:>20} {:>22} {:>8}",
+            "{:<12} {:>5} {:>22} {:>6} {:>7} {:>14} {:>16} {:>14} {:>8}",
             "player",
             "games",
             "first (95%)",
             "score",
             "margin",
             "greedy there",
-            "edge: first (% pts)",
+            "edge: first",
             "edge: margin",
             "longest"
         );
         for p in &self.players {
             let t = &p.tally;
+            let (greedy, edge_first, edge_margin) = match &p.edge {
+                Some(e) => (
+                    format!("{:.1}% {:+.1}", 100.0 * e.points.before, e.margin.before),
+                    change_text(&e.points, 100.0),
+                    change_text(&e.margin, 1.0),
+                ),
+                None => ("n/a".to_string(), "n/a".to_string(), "n/a".to_string()),
+            };
             let _ = writeln!(
                 out,
-                "{:<12} {:>5} {:>22} {:>7.1} {:>+7.1} {:>14} {:>20} {:>22} {:>5} ms",
+                "{:<12} {:>5} {:>22} {:>6.1} {:>+7.1} {:>14} {:>16} {:>14} {:>5} ms",
                 p.player,
                 t.games,
                 format!(
@@ -152,9 +122,9 @@ impl CeilingReport {
                 ),
                 t.mean_score(),
                 t.mean_margin(),
-                format!("{:.1}% {:+.1}", 100.0 * p.greedy_first, p.greedy_margin),
-                p.edge_first.text(100.0, 1, true, ""),
-                p.edge_margin.text(1.0, 1, true, ""),
+                greedy,
+                edge_first,
+                edge_margin,
                 t.slowest_go_millis
             );
         }
@@ -166,8 +136,8 @@ impl CeilingReport {
             let _ = writeln!(
                 out,
                 "share of the clairvoyant's edge that search gets: margin {}, first place {}",
-                share.margin.text(100.0, 0, false, "%"),
-                share.first.text(100.0, 0, false, "%")
+                share.margin.percent(),
+                share.first.percent()
             );
         }
         out
@@ -176,64 +146,90 @@ impl CeilingReport {
 
 /// The summary of one player's records.
 fn summary(player: &str, records: &[&CeilingRecord]) -> PlayerSummary {
-    let games: Vec<Record> = records.iter().map(|r| r.game.clone()).collect();
+    let (greedy, games): (Vec<Record>, Vec<Record>) =
+        records.iter().map(|r| (r.greedy.clone(), r.game.clone())).unzip();
     let report = Report::from_records(&games);
     let tally = report.engines.get(&0).cloned().unwrap_or_default();
-    let interval = report.interval(&tally);
-    let figures: Vec<(u64, SeatFigures)> =
-        records.iter().filter_map(|r| Some((r.game.pair, SeatFigures::of(r)?))).collect();
-    let n = figures.len().max(1) as f64;
-    let greedy_first = figures.iter().map(|(_, f)| f.greedy_first).sum::<f64>() / n;
-    let greedy_margin = figures.iter().map(|(_, f)| f.greedy_margin).sum::<f64>() / n;
-    let mut sums: BTreeMap<u64, (f64, f64, f64)> = BTreeMap::new();
-    for (pair, f) in &figures {
-        let s = sums.entry(*pair).or_default();
-        s.0 += f.first - f.greedy_first;
-        s.1 += f.margin - f.greedy_margin;
-        s.2 += 1.0;
-    }
-    let by_group: BTreeMap<u64, (f64, f64)> =
-        sums.into_iter().map(|(p, (a, b, k))| (p, (a / k, b / k))).collect();
-    let firsts: Vec<f64> = by_group.values().map(|g| g.0).collect();
-    let margins: Vec<f64> = by_group.values().map(|g| g.1).collect();
     PlayerSummary {
         player: player.to_string(),
+        interval: report.interval(&tally),
         tally,
-        interval,
-        greedy_first,
-        greedy_margin,
-        edge_first: Estimate::of(&firsts),
-        edge_margin: Estimate::of(&margins),
-        ends: report.ends.clone(),
-        by_group,
+        edge: Comparison::of(&greedy, &games, 0).ok(),
+        ends: report.ends,
     }
 }
 
+/// By group (pair), the mean edge of the player under test over its games: (first place, margin).
+fn edges_by_group(records: &[&CeilingRecord]) -> BTreeMap<u64, (f64, f64, f64)> {
+    let mut sums: BTreeMap<u64, (f64, f64, f64)> = BTreeMap::new();
+    for r in records {
+        let Some(seat) = r.game.seat_of(0) else { continue };
+        let (Some(margin), Some(greedy)) = (r.game.margin(seat), r.greedy.margin(seat)) else { continue };
+        let s = sums.entry(r.game.pair).or_default();
+        s.0 += r.game.points(seat) - r.greedy.points(seat);
+        s.1 += (margin - greedy) as f64;
+        s.2 += 1.0;
+    }
+    sums
+}
+
 /// The share of the clairvoyant's edge that `search` gets, over the groups both played: the
-/// ratio of the mean edges, with the 95% interval of a ratio estimator (the groups' residuals
-/// `search - share * clairvoyant`); `None` when no group is common.
-fn share(search: &PlayerSummary, clairvoyant: &PlayerSummary) -> Option<Share> {
-    let common: Vec<((f64, f64), (f64, f64))> =
-        search.by_group.iter().filter_map(|(pair, s)| Some((*s, *clairvoyant.by_group.get(pair)?))).collect();
+/// ratio of the mean edges, with the 95% interval of a ratio estimator (from the groups'
+/// residuals `search - share * clairvoyant`); `None` when no group is common.
+fn share(search: &[&CeilingRecord], clairvoyant: &[&CeilingRecord]) -> Option<Share> {
+    let (s, c) = (edges_by_group(search), edges_by_group(clairvoyant));
+    let common: Vec<[(f64, f64); 2]> = s
+        .iter()
+        .filter_map(|(pair, s)| {
+            let c = c.get(pair)?;
+            Some([(s.0 / s.2, c.0 / c.2), (s.1 / s.2, c.1 / c.2)])
+        })
+        .collect();
     if common.is_empty() {
         return None;
     }
-    let ratio = |part: fn(&(f64, f64)) -> f64| {
-        let s: Vec<f64> = common.iter().map(|(s, _)| part(s)).collect();
-        let c: Vec<f64> = common.iter().map(|(_, c)| part(c)).collect();
-        let n = s.len() as f64;
-        let (ms, mc) = (s.iter().sum::<f64>() / n, c.iter().sum::<f64>() / n);
+    let n = common.len() as f64;
+    let ratio = |k: usize| {
+        let (ms, mc) = common.iter().fold((0.0, 0.0), |(a, b), g| (a + g[k].0 / n, b + g[k].1 / n));
         let r = ms / mc;
-        let residuals: Vec<f64> = s.iter().zip(&c).map(|(s, c)| s - r * c).collect();
-        let spread = Estimate::of(&residuals).half / mc.abs();
-        Estimate { mean: r, half: spread }
+        let var = common.iter().map(|g| (g[k].0 - r * g[k].1).powi(2)).sum::<f64>() / (n - 1.0);
+        Estimate { mean: r, half: 1.96 * (var / n).sqrt() / mc.abs() }
     };
-    Some(Share { first: ratio(|g| g.0), margin: ratio(|g| g.1) })
+    Some(Share { first: ratio(0), margin: ratio(1) })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn game(player: &str, pair: u64, seating: [usize; 2], scores: [i64; 2]) -> Record {
+        let result = |a: i64, b: i64| match a.cmp(&b) {
+            std::cmp::Ordering::Greater => "win",
+            std::cmp::Ordering::Equal => "draw",
+            std::cmp::Ordering::Less => "loss",
+        };
+        Record {
+            game: pair * 2 + u64::from(seating[0] == 1),
+            pair,
+            seed: 1 + pair,
+            engines: seating
+                .iter()
+                .map(|&e| if e == 0 { player.to_string() } else { "greedy".into() })
+                .collect(),
+            seating: seating.to_vec(),
+            replay: String::new(),
+            scores: scores.to_vec(),
+            winner: None,
+            results: vec![result(scores[0], scores[1]).to_string(), result(scores[1], scores[0]).to_string()],
+            end: "normal".into(),
+            fault_seat: None,
+            detail: None,
+            standings: vec![],
+            moves: 0,
+            millis: 0,
+            slowest_go_millis: vec![5, 5],
+        }
+    }
 
     fn record(
         player: &str,
@@ -242,45 +238,18 @@ mod tests {
         scores: [i64; 2],
         greedy: [i64; 2],
     ) -> CeilingRecord {
-        let result = |a: i64, b: i64| match a.cmp(&b) {
-            std::cmp::Ordering::Greater => "win",
-            std::cmp::Ordering::Equal => "draw",
-            std::cmp::Ordering::Less => "loss",
-        };
-        let results = |s: [i64; 2]| vec![result(s[0], s[1]).to_string(), result(s[1], s[0]).to_string()];
         CeilingRecord {
             player: player.to_string(),
-            greedy_scores: greedy.to_vec(),
-            greedy_results: results(greedy),
-            game: Record {
-                game: 0,
-                pair,
-                seed: 1,
-                engines: seating
-                    .iter()
-                    .map(|&e| if e == 0 { player.to_string() } else { "greedy".into() })
-                    .collect(),
-                seating: seating.to_vec(),
-                replay: String::new(),
-                scores: scores.to_vec(),
-                winner: None,
-                results: results(scores),
-                end: "normal".into(),
-                fault_seat: None,
-                detail: None,
-                standings: vec![],
-                moves: 0,
-                millis: 0,
-                slowest_go_millis: vec![5, 5],
-            },
+            greedy: game("greedy", pair, seating, greedy),
+            game: game(player, pair, seating, scores),
         }
     }
 
-    /// The edge is the tested seat's result less greedy's in that seat on the same draws, a mean
-    /// by group; the share is the ratio of the two players' mean edges.
+    /// The edge is the tested seat's result less greedy's in that seat on the same draws; the
+    /// share is the ratio of the two players' mean edges.
     #[test]
     fn the_edge_is_over_greedy_in_the_same_seat_and_the_share_its_ratio() {
-        // Pair 0: greedy's seat 1 wins 30 to 20 with greedy everywhere; pair 1: seat 1 loses 10 to 40.
+        // Greedy everywhere: pair 0 ends 30 to 20, pair 1 10 to 40.
         let records = vec![
             record("clairvoyant", 0, [0, 1], [40, 20], [30, 20]), // margin +20, greedy there +10
             record("clairvoyant", 0, [1, 0], [20, 40], [30, 20]), // +20, greedy there -10
@@ -289,30 +258,28 @@ mod tests {
             record("search", 0, [0, 1], [30, 25], [30, 20]),      // +5 vs +10
             record("search", 0, [1, 0], [20, 30], [30, 20]),      // +10 vs -10
             record("search", 1, [0, 1], [20, 40], [10, 40]),      // -20 vs -30
-            record("search", 1, [1, 0], [35, 40], [10, 40]),      // +5 vs +30
+            record("search", 1, [1, 0], [35, 36], [10, 40]),      // +1 vs +30
         ];
         let report = CeilingReport::from_records(&records);
         let c = report.players.iter().find(|p| p.player == "clairvoyant").unwrap();
         let s = report.players.iter().find(|p| p.player == "search").unwrap();
-        // Clairvoyant margin edges: +10, +30 (pair 0: mean 20), +20, -10 (pair 1: mean 5).
-        assert_eq!(c.by_group[&0].1, 20.0);
-        assert_eq!(c.by_group[&1].1, 5.0);
-        assert!((c.edge_margin.mean - 12.5).abs() < 1e-9);
-        // Search: -5, +20 (7.5); +10, -25 (-7.5).
-        assert!((s.edge_margin.mean - 0.0).abs() < 1e-9);
-        // First place: clairvoyant won 3 of 4 where greedy won 2 of 4.
+        let (ce, se) = (c.edge.as_ref().unwrap(), s.edge.as_ref().unwrap());
+        // Clairvoyant: edges +10, +30, +20, -10; it won 3 of 4 where greedy won 2 of 4.
+        assert!((ce.margin.delta() - 12.5).abs() < 1e-9);
+        assert_eq!(ce.margin.before, 0.0);
         assert!((c.tally.win_rate() - 0.75).abs() < 1e-9);
-        assert!((c.greedy_first - 0.5).abs() < 1e-9);
-        assert!((c.edge_first.mean - 0.25).abs() < 1e-9);
-        assert_eq!(c.greedy_margin, 0.0);
+        assert!((ce.points.before - 0.5).abs() < 1e-9 && (ce.points.delta() - 0.25).abs() < 1e-9);
+        // Search: edges -5, +20, +10, -29; it won 3 of 4 too.
+        assert!((se.margin.delta() + 1.0).abs() < 1e-9);
+        assert!((se.points.delta() - 0.25).abs() < 1e-9);
         let share = report.share.unwrap();
-        assert!((share.margin.mean - 0.0).abs() < 1e-9);
-        // Search won 3 of 4 too: the same edge in first place as the clairvoyant's.
-        assert!((s.edge_first.mean - 0.25).abs() < 1e-9);
-        assert!((share.first.mean - 1.0).abs() < 1e-9);
+        assert!((share.margin.mean + 1.0 / 12.5).abs() < 1e-9, "{share:?}");
+        assert!((share.first.mean - 1.0).abs() < 1e-9, "{share:?}");
+        assert!(share.margin.half > 0.0);
         let text = report.render();
-        assert!(text.contains("share of the clairvoyant's edge that search gets: margin 0% ["), "{text}");
+        assert!(text.contains("share of the clairvoyant's edge that search gets: margin -8% ["), "{text}");
         assert!(text.contains("clairvoyant      4"), "{text}");
+        assert!(text.contains("+12.5 ± "), "{text}");
     }
 
     #[test]
@@ -320,7 +287,11 @@ mod tests {
         let records = vec![record("search", 0, [0, 1], [30, 25], [30, 20])];
         let report = CeilingReport::from_records(&records);
         assert!(report.share.is_none());
-        assert!(report.players[0].edge_margin.half.is_nan());
-        assert!(report.render().contains("-5.0 [n/a]"), "{}", report.render());
+        assert_eq!(report.players[0].edge.as_ref().unwrap().margin.delta(), -5.0);
+        let both = [records[0].clone(), record("clairvoyant", 0, [0, 1], [40, 25], [30, 20])];
+        let share = CeilingReport::from_records(&both).share.unwrap();
+        assert_eq!(share.margin.mean, -1.0);
+        assert!(share.margin.half.is_nan());
+        assert!(CeilingReport::from_records(&both).render().contains("margin -100% [n/a]"));
     }
 }
