@@ -7,9 +7,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use zatre::rules::{Rules, Variant};
 use zatre::search::Limits;
 use zatre_tools::ceiling::{run, CeilingConfig, CeilingReport, Seat};
+use zatre_tools::referee::rules_of;
 
 /// The ceiling of `search`: a clairvoyant player (the same search, knowing the draws of the bag or
 /// the dice to come exactly) and `search` itself, each in one seat of a table of `greedy` players,
@@ -75,15 +75,7 @@ fn ceiling(args: Args) -> Result<(), String> {
     if !(2..=6).contains(&args.players) {
         return Err(format!("--players {}: the table takes 2 to 6 players (one under test)", args.players));
     }
-    let variant = Variant::parse(&args.variant)
-        .ok_or_else(|| format!("unknown variant '{}' (classic, dice or kids)", args.variant))?;
-    let mut pairs = Vec::new();
-    for rule in &args.rules {
-        let (key, value) =
-            rule.split_once('=').ok_or_else(|| format!("--rule takes KEY=VALUE, not '{rule}'"))?;
-        pairs.push((key, value));
-    }
-    let rules = Rules::with_options(variant, args.players, pairs).map_err(|e| e.to_string())?;
+    let rules = rules_of(&args.variant, args.players, &args.rules)?;
     let tested = match args.player.as_str() {
         "clairvoyant" => vec![Seat::Clairvoyant],
         "search" => vec![Seat::Search],

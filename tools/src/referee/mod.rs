@@ -15,6 +15,7 @@ pub use game::{deal_and_play, play, Dealer, End, GameSpec, Limits, Played, SeatR
 pub use record::{read_records, Record};
 pub use report::{Report, Tally};
 pub use runner::{
-    newgame_args, newgame_text, pair_seed, plan, plan_games, run, GamePlan, MatchConfig, MatchResult, Shard,
+    newgame_args, newgame_text, pair_seed, plan, plan_games, rules_of, run, GamePlan, MatchConfig,
+    MatchResult, Shard,
 };
 pub use sprt::{Sprt, SprtState, Verdict};

@@ -10,7 +10,7 @@ use std::sync::mpsc;
 use std::thread;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use zatre::rules::Rules;
+use zatre::rules::{Rules, Variant};
 
 use super::game::{self, GameSpec, Limits, Slots};
 use super::record::Record;
@@ -112,6 +112,23 @@ pub fn plan_games(engines: usize, games: u64, seed: u64, shard: Shard) -> Vec<Ga
 /// The `newgame` arguments of a game.
 pub fn newgame_args(config: &MatchConfig, seed: u64) -> String {
     newgame_text(&config.rules, &config.rule_args, seed)
+}
+
+/// The rules of `--variant`, `--players` and the `--rule KEY=VALUE` options, as `newgame` reads
+/// them.
+///
+/// # Errors
+/// An unknown variant, an option not written `KEY=VALUE`, or one the rules refuse.
+pub fn rules_of(variant: &str, players: u8, rule_args: &[String]) -> Result<Rules, String> {
+    let variant = Variant::parse(variant)
+        .ok_or_else(|| format!("unknown variant '{variant}' (classic, dice or kids)"))?;
+    let mut pairs = Vec::new();
+    for rule in rule_args {
+        let (key, value) =
+            rule.split_once('=').ok_or_else(|| format!("--rule takes KEY=VALUE, not '{rule}'"))?;
+        pairs.push((key, value));
+    }
+    Rules::with_options(variant, players, pairs).map_err(|e| e.to_string())
 }
 
 /// The `newgame` arguments of a game of `rules` (the options as given, `rule_args`) and `seed`.
