@@ -109,3 +109,15 @@ fn bad_flags_get_a_clear_error_and_play_nothing() {
     assert_eq!(both.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&both.stderr).contains("cannot be used with"));
 }
+
+/// One player alone gets no share; `--depth` reaches its search (playouts, on the true draws for
+/// the clairvoyant).
+#[test]
+fn one_player_at_a_depth_of_its_own() {
+    let out = ceiling(&["--player", "clairvoyant", "--nodes", "5000", "--depth", "3", "--games", "2"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.starts_with("2 players, classic, seed 1, 5000 nodes, depth 3 a move"), "{stdout}");
+    assert!(stdout.contains("clairvoyant games: normal 2") && !stdout.contains("search games"), "{stdout}");
+    assert!(!stdout.contains("share"), "{stdout}");
+}

@@ -48,6 +48,11 @@ struct Args {
     /// Nodes per move of the player under test instead of a time.
     #[arg(long, value_name = "N")]
     nodes: Option<u64>,
+    /// Search depth of the players under test, as `go depth` (default: the engine's, the next two
+    /// turns with opponents; 3 or more: playouts of that many turns, which a clairvoyant plays
+    /// on the true draws: a deeper ceiling).
+    #[arg(long, value_name = "D")]
+    depth: Option<u32>,
     /// Games played at once (threads).
     #[arg(long, value_name = "K", default_value_t = 2)]
     concurrency: usize,
@@ -88,7 +93,7 @@ fn ceiling(args: Args) -> Result<(), String> {
     if args.concurrency == 0 {
         return Err("--concurrency 0: at least one game at a time".to_string());
     }
-    let limits = match (args.nodes, args.movetime) {
+    let mut limits = match (args.nodes, args.movetime) {
         (Some(0), _) => return Err("--nodes 0: a search needs nodes".to_string()),
         (Some(n), _) => Limits { nodes: Some(n), ..Limits::default() },
         (None, Some(0)) => return Err("--movetime 0: a search needs time".to_string()),
@@ -96,6 +101,7 @@ fn ceiling(args: Args) -> Result<(), String> {
             Limits { movetime: Some(Duration::from_millis(ms.unwrap_or(100))), ..Limits::default() }
         }
     };
+    limits.depth = args.depth;
     if !args.games.is_multiple_of(u64::from(args.players)) {
         eprintln!(
             "zatre-ceiling: {} games is not a multiple of {} players: the last group is incomplete",
@@ -117,7 +123,7 @@ fn ceiling(args: Args) -> Result<(), String> {
     let limit = match (args.nodes, args.movetime) {
         (Some(n), _) => format!("{n} nodes"),
         (None, ms) => format!("{} ms", ms.unwrap_or(100)),
-    };
+    } + &args.depth.map(|d| format!(", depth {d}")).unwrap_or_default();
     println!(
         "{} players, {}{}, seed {}, {} a move",
         config.rules.players,
