@@ -11,11 +11,13 @@
 //!
 //! Every strategy reads moves through `scan.rs` and runs under one budget (`budget.rs`), which
 //! owns the limits and the clock: [`run`] ends by itself at its time limit, even inside a move
-//! generator.
+//! generator. [`run_foreseeing`] is the clairvoyant `search` that measures its ceiling: it knows
+//! the draws to come (`foresight.rs`; for tools only, never offered by the protocol).
 
 mod bench;
 mod budget;
 mod eval;
+mod foresight;
 mod greedy;
 mod montecarlo;
 mod open_points;
@@ -23,8 +25,10 @@ mod scan;
 
 pub use bench::{bench, bench_positions, BenchResult};
 pub use eval::{equities_with, Weights};
+pub use foresight::{Foresight, ForesightError};
 
 use budget::Budget;
+use foresight::Sight;
 use scan::{Choices, Stop};
 
 use std::sync::atomic::AtomicBool;
@@ -168,6 +172,37 @@ pub fn run(
     stop: &AtomicBool,
     on_info: &mut dyn FnMut(&Info),
 ) -> Option<SearchResult> {
+    run_with(pos, limits, options, None, stop, on_info)
+}
+
+/// [`run`] by a clairvoyant player: `search` knowing the draws to come ([`Foresight`]), its only
+/// uncertainty gone; the ceiling of `search`, for tools that measure it (an engine never knows
+/// the future, so the protocol offers no way to give it). `random` and `greedy` look at no
+/// draw: for them it is [`run`].
+///
+/// # Errors
+/// The foresight does not fit the position ([`Foresight::check`]); nothing is searched then.
+pub fn run_foreseeing(
+    pos: &Position,
+    limits: &Limits,
+    options: &SearchOptions,
+    foresight: Foresight,
+    stop: &AtomicBool,
+    on_info: &mut dyn FnMut(&Info),
+) -> Result<Option<SearchResult>, ForesightError> {
+    let sight = Sight::new(pos, foresight)?;
+    Ok(run_with(pos, limits, options, Some(sight), stop, on_info))
+}
+
+/// [`run`], clairvoyant when given a [`Sight`].
+fn run_with(
+    pos: &Position,
+    limits: &Limits,
+    options: &SearchOptions,
+    sight: Option<Sight>,
+    stop: &AtomicBool,
+    on_info: &mut dyn FnMut(&Info),
+) -> Option<SearchResult> {
     if pos.phase() != Phase::Place {
         return None;
     }
@@ -180,7 +215,7 @@ pub fn run(
     budget::with_budget(limits, pos.own_turns_left_estimate(), stop, |budget| match options.strategy {
         Strategy::Random => Some(random_move(pos, options, choices, budget, on_info)),
         Strategy::Greedy => Some(greedy_move(pos, options, choices, budget, on_info)),
-        Strategy::Search => montecarlo::search(pos, limits, options, only.as_deref(), budget, on_info),
+        Strategy::Search => montecarlo::search(pos, limits, options, only.as_deref(), sight, budget, on_info),
     })
 }
 

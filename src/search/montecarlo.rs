@@ -58,6 +58,7 @@
 //! turns; on one thread a node limit gives the same move for the same position and seed.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -66,6 +67,7 @@ use crate::rules::{Move, Placement, Position, Variant};
 
 use super::budget::Budget;
 use super::eval::{equities, final_margin, margin, sheet_equity_now};
+use super::foresight::Sight;
 use super::greedy::greedy_ranked;
 use super::open_points::open_points;
 use super::scan::{for_each_scored, gain_of, Choices, Stop, MOVE_CAP};
@@ -189,12 +191,14 @@ struct Root {
     me: usize,
     /// The moves to search (`go searchmoves`), when not all.
     only: Option<Vec<Move>>,
+    /// The draws to come, for a clairvoyant search ([`super::foresight`]).
+    sight: Option<Arc<Sight>>,
 }
 
 impl Root {
     fn new(pos: &Position, only: Option<&[Move]>) -> Root {
         let me = pos.rules().sheet_of_seat(pos.to_move());
-        Root { pos: pos.clone(), me, only: only.map(<[Move]>::to_vec) }
+        Root { pos: pos.clone(), me, only: only.map(<[Move]>::to_vec), sight: None }
     }
 
     /// The moves the shortlist looks at.
@@ -208,6 +212,8 @@ impl Root {
 struct Sim {
     pos: Position,
     values: Vec<f64>,
+    /// The root's foresight: a clairvoyant search's draws ([`Sim::foreseen`]).
+    sight: Option<Arc<Sight>>,
 }
 
 impl Sim {
@@ -215,7 +221,7 @@ impl Sim {
     fn after(root: &Root, cand: &Candidate) -> Sim {
         let mut pos = root.pos.clone();
         pos.play_unchecked(&cand.placements);
-        Sim { pos, values: cand.values.clone() }
+        Sim { pos, values: cand.values.clone(), sight: root.sight.clone() }
     }
 
     /// Draws `drawn` and plays the mover's move ([`Sim::reply`]). Returns the moves looked at.
@@ -226,6 +232,9 @@ impl Sim {
 
     /// [`Sim::turn`] with a draw at random, as the rules draw.
     fn random_turn(&mut self, root: &Root, rng: &mut ChaCha8Rng, stop: &AtomicBool) -> Option<u64> {
+        if let Some(drawn) = self.foreseen() {
+            return self.turn(root, &drawn, stop);
+        }
         let drawn = self.pos.draw_random(rng).ok()?;
         self.reply(root, &drawn, stop)
     }
@@ -261,9 +270,18 @@ impl Sim {
         Some(seen)
     }
 
-    /// Every distinct draw of the next player, with its probability.
+    /// Every distinct draw of the next player, with its probability (a clairvoyant search: the
+    /// one that comes).
     fn draws(&self) -> Vec<(Vec<u8>, f64)> {
+        if let Some(drawn) = self.foreseen() {
+            return vec![(drawn, 1.0)];
+        }
         self.pos.possible_draws().into_iter().map(|(t, p)| (t.values().collect(), p)).collect()
+    }
+
+    /// The draw that comes next, when the search knows it ([`super::foresight`]).
+    fn foreseen(&self) -> Option<Vec<u8>> {
+        self.sight.as_ref()?.draw_due(&self.pos)
     }
 
     /// The expected final margin of the root's player: exact once the game is over.
@@ -445,16 +463,18 @@ fn playout_depth(pos: &Position, depth: u32) -> u32 {
 }
 
 /// Runs the search: the shortlist, the next turn, the playouts, each reported as it ends; the
-/// best candidate of the deepest stage wins.
+/// best candidate of the deepest stage wins. With a [`Sight`] it is clairvoyant: every simulated
+/// draw is the one that comes.
 pub(crate) fn search(
     pos: &Position,
     limits: &Limits,
     options: &SearchOptions,
     only: Option<&[Move]>,
+    sight: Option<Sight>,
     budget: &Budget<'_>,
     on_info: &mut dyn FnMut(&Info),
 ) -> Option<SearchResult> {
-    let root = Root::new(pos, only);
+    let root = Root { sight: sight.map(Arc::new), ..Root::new(pos, only) };
     let threads = options.threads.max(1);
     let multipv = options.multipv.max(1);
     let mut cands = shortlist_stage(&root, multipv, budget)?;
@@ -642,6 +662,10 @@ fn report(
         });
     }
 }
+
+#[cfg(test)]
+#[path = "foresight_tests.rs"]
+mod foresight_tests;
 
 #[cfg(test)]
 mod tests {

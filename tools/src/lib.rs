@@ -1,6 +1,7 @@
 //! Tools around the zatre engine.
 
 pub mod analyse;
+pub mod ceiling;
 pub mod fit;
 pub mod jobs;
 pub mod naive;

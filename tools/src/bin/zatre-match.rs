@@ -7,8 +7,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
-use zatre::rules::{Rules, Variant};
-use zatre_tools::referee::{read_records, run, Comparison, Limits, MatchConfig, Report, Shard, Sprt};
+use zatre_tools::referee::{
+    read_records, rules_of, run, Comparison, Limits, MatchConfig, Report, Shard, Sprt,
+};
 
 /// The zatre referee: plays games between engines that speak the zatre text protocol, judging
 /// every move with the rules core.
@@ -159,15 +160,7 @@ fn play(args: PlayArgs) -> Result<ExitCode, String> {
         .ok()
         .filter(|p| (1..=6).contains(p))
         .ok_or_else(|| format!("{} engines: a game takes 1 to 6 players", args.engines.len()))?;
-    let variant = Variant::parse(&args.variant)
-        .ok_or_else(|| format!("unknown variant '{}' (classic, dice or kids)", args.variant))?;
-    let mut pairs = Vec::new();
-    for rule in &args.rules {
-        let (key, value) =
-            rule.split_once('=').ok_or_else(|| format!("--rule takes KEY=VALUE, not '{rule}'"))?;
-        pairs.push((key, value));
-    }
-    let rules = Rules::with_options(variant, players, pairs).map_err(|e| e.to_string())?;
+    let rules = rules_of(&args.variant, players, &args.rules)?;
     let sprt = parse_sprt(args.sprt.as_deref())?;
     if sprt.is_some() && args.engines.len() != 2 {
         return Err("--sprt needs exactly two engines".to_string());

@@ -8,6 +8,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use zatre::rules::{Move, Phase, Position, Rules, Variant};
+use zatre::search::Foresight;
 
 use super::engine_process::{EngineProcess, Fault};
 
@@ -129,6 +130,22 @@ impl Dealer {
         position.draw(&values).map_err(|e| e.to_string())?;
         Ok(values)
     }
+
+    /// What the dealer will deal from now on, for a clairvoyant player (`zatre-ceiling`; the
+    /// search's [`Foresight`]). Classic: the rest of the shuffled order, in order (`None` before
+    /// the start draw, which is drawn as the rules draw it). Dice and kids: the next `rolls`
+    /// rolls, each as [`Dealer::deal`] will roll it.
+    pub fn foresight(&self, rules: &Rules, rolls: usize) -> Option<Foresight> {
+        if rules.variant == Variant::Classic {
+            let order = self.order.as_deref()?;
+            return Some(Foresight::Bag(order.get(self.next..).unwrap_or(&[]).to_vec()));
+        }
+        let mut rng = self.rng.clone();
+        let fresh = Position::new(rules.clone());
+        let rolls = (0..rolls).map(|_| fresh.clone().draw_random(&mut rng)).collect::<Result<Vec<_>, _>>();
+        // A new dice position is due a draw, so every roll is made; none is known otherwise.
+        rolls.ok().map(Foresight::Rolls)
+    }
 }
 
 /// A draw token: `+` and the values.
@@ -207,83 +224,117 @@ impl Slots {
 /// Plays one game to its end.
 pub fn play(spec: &GameSpec<'_>, slots: &mut Slots) -> Played {
     let started = Instant::now();
-    let mut position = Position::new(spec.rules.clone());
-    let mut dealer = Dealer::new(spec.seed);
+    let newgame = format!("newgame {}", spec.newgame_args);
+    let mut played = None;
+    for (seat, &engine) in spec.seating.iter().enumerate() {
+        if let Err(fault) = slots.request(engine, &newgame, spec.limits.command_timeout, false) {
+            let slowest_go = vec![Duration::ZERO; spec.seating.len()];
+            let replay = replay_line(spec.newgame_args, &[]);
+            let end = End::Fault { seat, fault };
+            played = Some(Played::of(
+                &Position::new(spec.rules.clone()),
+                end,
+                replay,
+                0,
+                started.elapsed(),
+                slowest_go,
+            ));
+            break;
+        }
+    }
+    let played = played.unwrap_or_else(|| {
+        deal_and_play(spec.rules, spec.seed, spec.newgame_args, started, |seat, position, _, tokens| {
+            ask_move(spec, slots, spec.seating[seat], position, &replay_line(spec.newgame_args, tokens))
+        })
+    });
+    if let End::Fault { seat, .. } = &played.end {
+        slots.discard(spec.seating[*seat]);
+    }
+    played
+}
+
+/// A game on the dealer of `seed` to its end (started at `started`): the dealer deals each draw,
+/// `choose` gives the move of the seat to move (given the position, the dealer and the tokens so
+/// far) with how long its answer took, and the rules core judges and enters it. A seat that
+/// has no move for it, or gives an illegal one, faults and loses.
+pub fn deal_and_play(
+    rules: &Rules,
+    seed: u64,
+    newgame_args: &str,
+    started: Instant,
+    mut choose: impl FnMut(usize, &Position, &Dealer, &[String]) -> Result<(Move, Duration), Fault>,
+) -> Played {
+    let mut position = Position::new(rules.clone());
+    let mut dealer = Dealer::new(seed);
     let mut tokens: Vec<String> = Vec::new();
     let mut moves = 0;
-    let mut slowest_go = vec![Duration::ZERO; spec.seating.len()];
-    let replay = |tokens: &[String]| {
-        if tokens.is_empty() {
-            format!("position startpos {}", spec.newgame_args)
-        } else {
-            format!("position startpos {} moves {}", spec.newgame_args, tokens.join(" "))
-        }
-    };
+    let mut slowest = vec![Duration::ZERO; usize::from(rules.players)];
     let mut end = End::Normal;
-    let newgame = format!("newgame {}", spec.newgame_args);
-    'game: {
-        for (seat, &engine) in spec.seating.iter().enumerate() {
-            if let Err(fault) = slots.request(engine, &newgame, spec.limits.command_timeout, false) {
-                end = End::Fault { seat, fault };
-                break 'game;
-            }
-        }
-        loop {
-            match position.phase() {
-                Phase::Over => break,
-                Phase::Draw => match dealer.deal(&mut position) {
-                    Ok(values) => tokens.push(draw_token(&values)),
-                    Err(message) => {
-                        end = End::Aborted(message);
-                        break;
+    loop {
+        match position.phase() {
+            Phase::Over => break,
+            Phase::Draw => match dealer.deal(&mut position) {
+                Ok(values) => tokens.push(draw_token(&values)),
+                Err(message) => {
+                    end = End::Aborted(message);
+                    break;
+                }
+            },
+            Phase::Place => {
+                let seat = position.to_move();
+                let asked = choose(seat, &position, &dealer, &tokens).map(|(mv, waited)| {
+                    slowest[seat] = slowest[seat].max(waited);
+                    mv
+                });
+                match asked.and_then(|mv| {
+                    position.play(&mv).map_err(|e| Fault::IllegalMove(format!("{mv}: {e}")))?;
+                    Ok(mv)
+                }) {
+                    Ok(mv) => {
+                        tokens.push(mv.to_string());
+                        moves += 1;
                     }
-                },
-                Phase::Place => {
-                    let seat = position.to_move();
-                    let engine = spec.seating[seat];
-                    let asked = ask_move(spec, slots, engine, &position, &replay(&tokens));
-                    let asked = asked.map(|(mv, waited)| {
-                        slowest_go[seat] = slowest_go[seat].max(waited);
-                        mv
-                    });
-                    match asked.and_then(|mv| {
-                        position.play(&mv).map_err(|e| Fault::IllegalMove(format!("{mv}: {e}")))?;
-                        Ok(mv)
-                    }) {
-                        Ok(mv) => {
-                            tokens.push(mv.to_string());
-                            moves += 1;
-                        }
-                        Err(fault) => {
-                            end = End::Fault { seat, fault };
-                            break;
-                        }
+                    Err(fault) => {
+                        end = End::Fault { seat, fault };
+                        break;
                     }
                 }
             }
         }
     }
-    if let End::Fault { seat, .. } = &end {
-        slots.discard(spec.seating[*seat]);
+    Played::of(&position, end, replay_line(newgame_args, &tokens), moves, started.elapsed(), slowest)
+}
+
+/// `position startpos <newgame args> [moves <tokens>]`: the line that replays a game.
+fn replay_line(newgame_args: &str, tokens: &[String]) -> String {
+    if tokens.is_empty() {
+        format!("position startpos {newgame_args}")
+    } else {
+        format!("position startpos {newgame_args} moves {}", tokens.join(" "))
     }
-    let rules = position.rules();
-    let standings = position.standings();
-    let players = usize::from(rules.players);
-    let scores: Vec<i64> = (0..players).map(|s| standings[rules.sheet_of_seat(s)].total).collect();
-    let outcomes = outcomes(&position, &end);
-    let mut lines: Vec<String> = standings.iter().map(|s| s.to_string()).collect();
-    if position.is_over() {
-        lines.push("gameover".to_string());
-    }
-    Played {
-        replay: replay(&tokens),
-        scores,
-        outcomes,
-        standings: lines,
-        end,
-        moves,
-        duration: started.elapsed(),
-        slowest_go,
+}
+
+impl Played {
+    /// What a game that ended in `position` leaves: the scores, results and standings of the
+    /// final position, with what the referee kept of the game.
+    pub fn of(
+        position: &Position,
+        end: End,
+        replay: String,
+        moves: u32,
+        duration: Duration,
+        slowest_go: Vec<Duration>,
+    ) -> Played {
+        let rules = position.rules();
+        let standings = position.standings();
+        let players = usize::from(rules.players);
+        let scores: Vec<i64> = (0..players).map(|s| standings[rules.sheet_of_seat(s)].total).collect();
+        let outcomes = outcomes(position, &end);
+        let mut lines: Vec<String> = standings.iter().map(|s| s.to_string()).collect();
+        if position.is_over() {
+            lines.push("gameover".to_string());
+        }
+        Played { replay, scores, outcomes, standings: lines, end, moves, duration, slowest_go }
     }
 }
 
@@ -361,6 +412,51 @@ mod tests {
         assert_eq!(da.deal(&mut a).unwrap(), db.deal(&mut b).unwrap());
         assert_eq!(a, b);
         assert_eq!(a.bag().len(), 121 - 3);
+    }
+
+    /// What the dealer foresees at every move is what it deals after it: at every draw of a game
+    /// (greedy in every seat), the foresight taken at each earlier move says this draw is due, in
+    /// classic for two, three and four players, dice and kids.
+    #[test]
+    fn the_dealers_foresight_is_what_it_deals() {
+        let games = [
+            (Variant::Classic, 2),
+            (Variant::Classic, 3),
+            (Variant::Classic, 4),
+            (Variant::Dice, 2),
+            (Variant::Kids, 2),
+        ];
+        for (variant, players) in games {
+            let rules = Rules::new(variant, players).unwrap();
+            let mut position = Position::new(rules.clone());
+            let mut dealer = Dealer::new(17);
+            let mut roots: Vec<(Position, Foresight)> = Vec::new();
+            let mut checked = 0;
+            while !position.is_over() {
+                if position.phase() == Phase::Draw {
+                    let due: Vec<Option<Vec<u8>>> =
+                        roots.iter().map(|(root, future)| future.draw_due(root, &position)).collect();
+                    let dealt = dealer.deal(&mut position).unwrap();
+                    for (k, foreseen) in due.iter().enumerate() {
+                        // Dice and kids: a foresight of 8 rolls reaches the 8 turns after its move.
+                        if variant == Variant::Classic || roots.len() - k <= 8 {
+                            assert_eq!(foreseen.as_ref(), Some(&dealt), "{variant} {players}: move {k}");
+                            checked += 1;
+                        } else {
+                            assert_eq!(foreseen, &None);
+                        }
+                    }
+                    continue;
+                }
+                let future = dealer.foresight(&rules, 8).unwrap();
+                roots.push((position.clone(), future));
+                let mv = zatre::search::greedy_choice(&position).unwrap();
+                position.play(&mv).unwrap();
+            }
+            assert!(checked >= 60, "{variant} {players}: {checked} draws checked");
+        }
+        // Before the classic start draw the dealer knows nothing.
+        assert_eq!(Dealer::new(1).foresight(&classic(), 8), None);
     }
 
     #[test]

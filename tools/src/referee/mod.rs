@@ -11,8 +11,11 @@ mod sprt;
 
 pub use compare::{Change, Comparison};
 pub use engine_process::{EngineProcess, Fault, Reply};
-pub use game::{play, Dealer, End, GameSpec, Limits, Played, SeatResult, Slots};
+pub use game::{deal_and_play, play, Dealer, End, GameSpec, Limits, Played, SeatResult, Slots};
 pub use record::{read_records, Record};
 pub use report::{Report, Tally};
-pub use runner::{newgame_args, pair_seed, plan, run, GamePlan, MatchConfig, MatchResult, Shard};
+pub use runner::{
+    newgame_args, newgame_text, pair_seed, plan, plan_games, rules_of, run, GamePlan, MatchConfig,
+    MatchResult, Shard,
+};
 pub use sprt::{Sprt, SprtState, Verdict};

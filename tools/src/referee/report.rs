@@ -132,7 +132,7 @@ impl Report {
     /// The 95% interval of an engine's win rate: for two engines from the variance of the pair
     /// scores (the two games of a pair share their draws, so they are not independent), centred on
     /// the win rate; otherwise from the games.
-    fn interval(&self, tally: &Tally) -> (f64, f64) {
+    pub fn interval(&self, tally: &Tally) -> (f64, f64) {
         let n = self.pair_scores.len() as f64;
         if self.engines.len() != 2 || n < 2.0 {
             return tally.interval();

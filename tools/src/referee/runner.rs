@@ -10,7 +10,7 @@ use std::sync::mpsc;
 use std::thread;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use zatre::rules::Rules;
+use zatre::rules::{Rules, Variant};
 
 use super::game::{self, GameSpec, Limits, Slots};
 use super::record::Record;
@@ -91,22 +91,50 @@ pub fn pair_seed(seed: u64, pair: u64) -> u64 {
 /// engine (s + g) mod k in seat s: each group rotates the seats through every engine, with the
 /// same draws (a pair for two engines).
 pub fn plan(config: &MatchConfig) -> Vec<GamePlan> {
-    let k = config.engines.len().max(1) as u64;
-    (0..config.games)
-        .filter(|g| config.shard.holds(g / k))
+    plan_games(config.engines.len(), config.games, config.seed, config.shard)
+}
+
+/// [`plan`] of a match of `engines` engines (one a seat), `games` games in all, the match seed
+/// `seed` and the slice `shard`.
+pub fn plan_games(engines: usize, games: u64, seed: u64, shard: Shard) -> Vec<GamePlan> {
+    let k = engines.max(1) as u64;
+    (0..games)
+        .filter(|g| shard.holds(g / k))
         .map(|game| {
             let pair = game / k;
             let rotation = game % k;
             let seating = (0..k).map(|s| ((s + rotation) % k) as usize).collect();
-            GamePlan { game, pair, seed: pair_seed(config.seed, pair), seating }
+            GamePlan { game, pair, seed: pair_seed(seed, pair), seating }
         })
         .collect()
 }
 
 /// The `newgame` arguments of a game.
 pub fn newgame_args(config: &MatchConfig, seed: u64) -> String {
-    let mut args = format!("variant {} players {} seed {seed}", config.rules.variant, config.rules.players);
-    for rule in &config.rule_args {
+    newgame_text(&config.rules, &config.rule_args, seed)
+}
+
+/// The rules of `--variant`, `--players` and the `--rule KEY=VALUE` options, as `newgame` reads
+/// them.
+///
+/// # Errors
+/// An unknown variant, an option not written `KEY=VALUE`, or one the rules refuse.
+pub fn rules_of(variant: &str, players: u8, rule_args: &[String]) -> Result<Rules, String> {
+    let variant = Variant::parse(variant)
+        .ok_or_else(|| format!("unknown variant '{variant}' (classic, dice or kids)"))?;
+    let mut pairs = Vec::new();
+    for rule in rule_args {
+        let (key, value) =
+            rule.split_once('=').ok_or_else(|| format!("--rule takes KEY=VALUE, not '{rule}'"))?;
+        pairs.push((key, value));
+    }
+    Rules::with_options(variant, players, pairs).map_err(|e| e.to_string())
+}
+
+/// The `newgame` arguments of a game of `rules` (the options as given, `rule_args`) and `seed`.
+pub fn newgame_text(rules: &Rules, rule_args: &[String], seed: u64) -> String {
+    let mut args = format!("variant {} players {} seed {seed}", rules.variant, rules.players);
+    for rule in rule_args {
         args.push(' ');
         args.push_str(rule);
     }
