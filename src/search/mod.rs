@@ -17,6 +17,8 @@ mod bench;
 mod budget;
 mod eval;
 mod greedy;
+mod kids;
+mod kids_reply;
 mod montecarlo;
 mod open_points;
 mod scan;
@@ -180,6 +182,9 @@ pub fn run(
     budget::with_budget(limits, pos.own_turns_left_estimate(), stop, |budget| match options.strategy {
         Strategy::Random => Some(random_move(pos, options, choices, budget, on_info)),
         Strategy::Greedy => Some(greedy_move(pos, options, choices, budget, on_info)),
+        Strategy::Search if kids::applies(pos) => {
+            kids::search(pos, limits.depth.unwrap_or(2), only.as_deref(), options.multipv.max(1), budget, on_info)
+        }
         Strategy::Search => montecarlo::search(pos, limits, options, only.as_deref(), budget, on_info),
     })
 }
