@@ -321,7 +321,8 @@ mod tests {
                 assert_eq!(reply.points, expected, "roll {values:?} in {}", pos.to_line());
                 assert_eq!(replies.best_points(values[0], values[1]), expected);
                 let mv = if reply.placements.is_empty() { Move::pass() } else { Move::new(reply.placements) };
-                let score = after.score_move(&mv).unwrap_or_else(|e| panic!("{mv}: {e} in {}", pos.to_line()));
+                let score =
+                    after.score_move(&mv).unwrap_or_else(|e| panic!("{mv}: {e} in {}", pos.to_line()));
                 assert_eq!(score.points(&rules), expected, "{mv} in {}", pos.to_line());
                 checked += 1;
             }

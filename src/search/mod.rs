@@ -7,7 +7,10 @@
 //! - `search` (`montecarlo.rs`): a static evaluation of what the sheets will be worth at the end
 //!   (`eval.rs`) picks a shortlist; the exact expectation over the next player's draws of the
 //!   margin after their reply ranks it; the same over the next two turns ranks the best of it
-//!   (or, at `go depth 3` and more, Monte Carlo playouts of the following turns).
+//!   (or, at `go depth 3` and more, Monte Carlo playouts of the following turns). In the
+//!   two-player kids' game (points) `search` is `kids.rs` instead: every legal move valued by the
+//!   points it scores less the opponent's expected best reply over the 21 rolls, which the fast
+//!   reply model (`kids_reply.rs`) finds from per-cell points without listing the moves.
 //!
 //! Every strategy reads moves through `scan.rs` and runs under one budget (`budget.rs`), which
 //! owns the limits and the clock: [`run`] ends by itself at its time limit, even inside a move
@@ -182,9 +185,14 @@ pub fn run(
     budget::with_budget(limits, pos.own_turns_left_estimate(), stop, |budget| match options.strategy {
         Strategy::Random => Some(random_move(pos, options, choices, budget, on_info)),
         Strategy::Greedy => Some(greedy_move(pos, options, choices, budget, on_info)),
-        Strategy::Search if kids::applies(pos) => {
-            kids::search(pos, limits.depth.unwrap_or(2), only.as_deref(), options.multipv.max(1), budget, on_info)
-        }
+        Strategy::Search if kids::applies(pos) => kids::search(
+            pos,
+            limits.depth.unwrap_or(1),
+            only.as_deref(),
+            options.multipv.max(1),
+            budget,
+            on_info,
+        ),
         Strategy::Search => montecarlo::search(pos, limits, options, only.as_deref(), budget, on_info),
     })
 }
