@@ -88,12 +88,11 @@ impl Replies {
             }
         }
         let mut pairs = Vec::new();
-        for i in 0..spots.len() {
-            let mut k = 0;
-            for partner in board.partners(spots[i].cell) {
+        for (i, spot) in spots.iter_mut().enumerate() {
+            // At most four partners: one per direction.
+            for (k, partner) in board.partners(spot.cell).enumerate() {
                 let j = index[partner.cell.index()];
-                spots[i].partners[k] = j;
-                k += 1;
+                spot.partners[k] = j;
                 if (i as u16) < j {
                     pairs.push(Pair { i: i as u16, j, axis: partner.axis, between: partner.between });
                 }
