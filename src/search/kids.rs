@@ -238,22 +238,9 @@ fn report(
     budget: &Budget<'_>,
     on_info: &mut dyn FnMut(&Info),
 ) {
-    let nodes = budget.nodes();
-    let time_ms = budget.elapsed().as_millis() as u64;
-    for (rank, cand) in cands.iter().take(multipv).enumerate() {
-        on_info(&Info {
-            depth,
-            nodes,
-            nps: nodes * 1000 / time_ms.max(1),
-            time_ms,
-            multipv: rank + 1,
-            score: now + cand.value,
-            std_error: 0.0,
-            winprob: None,
-            samples: 0,
-            pv: vec![Move::new(cand.placements.clone())],
-        });
-    }
+    let best: Vec<(Move, f64)> =
+        cands.iter().take(multipv).map(|c| (Move::new(c.placements.clone()), now + c.value)).collect();
+    super::report_moves(depth, budget.elapsed(), budget.nodes(), &best, on_info);
 }
 
 #[cfg(test)]

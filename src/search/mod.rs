@@ -197,12 +197,18 @@ pub fn run(
     })
 }
 
-/// Reports the moves of a strategy without stages, best first, each with its score.
-fn report_moves(started: Instant, nodes: u64, moves: &[(Move, f64)], on_info: &mut dyn FnMut(&Info)) {
-    let time_ms = started.elapsed().as_millis() as u64;
+/// Reports moves valued exactly (no sampling), best first, each with its score, at `depth`.
+fn report_moves(
+    depth: u32,
+    elapsed: Duration,
+    nodes: u64,
+    moves: &[(Move, f64)],
+    on_info: &mut dyn FnMut(&Info),
+) {
+    let time_ms = elapsed.as_millis() as u64;
     for (rank, (mv, score)) in moves.iter().enumerate() {
         on_info(&Info {
-            depth: 1,
+            depth,
             nodes,
             nps: nodes * 1000 / time_ms.max(1),
             time_ms,
@@ -237,7 +243,7 @@ fn random_move(
         Choices::Only(moves) => (moves[rng.random_range(0..moves.len())].clone(), 1),
     };
     let score = montecarlo::static_value(pos, best.placements());
-    report_moves(started, seen, &[(best.clone(), score)], on_info);
+    report_moves(1, started.elapsed(), seen, &[(best.clone(), score)], on_info);
     SearchResult { best, score, nodes: seen }
 }
 
@@ -265,7 +271,7 @@ fn greedy_move(
     if moves.is_empty() {
         moves.push((Move::pass(), montecarlo::static_value(pos, &[])));
     }
-    report_moves(started, nodes, &moves, on_info);
+    report_moves(1, started.elapsed(), nodes, &moves, on_info);
     let (best, score) = moves.swap_remove(0);
     SearchResult { best, score, nodes }
 }
