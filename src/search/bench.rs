@@ -68,7 +68,8 @@ const NODES: u64 = 400_000;
 /// that of the searches done.
 pub fn bench(stop: &AtomicBool) -> BenchResult {
     let started = Instant::now();
-    // Depth 2 (the default with opponents) makes the bench value the next two turns too.
+    // Depth 2 (the default with opponents; in two-player kids, the two turns of `kids.rs`) makes
+    // the bench value the next two turns too.
     let limits = Limits { nodes: Some(NODES), depth: Some(2), ..Limits::default() };
     let options = SearchOptions { strategy: Strategy::Search, threads: 1, multipv: 1, seed: 0 };
     let mut total = 0;

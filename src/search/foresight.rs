@@ -125,6 +125,14 @@ impl Sight {
         Sight { foresight, bag: root.bag().len(), turn: root.turn() }
     }
 
+    /// The rolls to come after the root, the next player's first (dice and kids).
+    pub(super) fn rolls(&self) -> Option<&[Vec<u8>]> {
+        match &self.foresight {
+            Foresight::Rolls(rolls) => Some(rolls),
+            Foresight::Bag(_) => None,
+        }
+    }
+
     /// The draw due in `pos`, a position simulated from the root (a draw due in it), when the
     /// foresight reaches it whole: classic, the next `draw_count()` tiles of the order from the
     /// number of tiles drawn since the root; dice and kids, the roll of the turn.

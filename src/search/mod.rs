@@ -7,7 +7,10 @@
 //! - `search` (`montecarlo.rs`): a static evaluation of what the sheets will be worth at the end
 //!   (`eval.rs`) picks a shortlist; the exact expectation over the next player's draws of the
 //!   margin after their reply ranks it; the same over the next two turns ranks the best of it
-//!   (or, at `go depth 3` and more, Monte Carlo playouts of the following turns).
+//!   (or, at `go depth 3` and more, Monte Carlo playouts of the following turns). In the
+//!   two-player kids' game (points) `search` is `kids.rs` instead: every legal move valued by the
+//!   points it scores less the opponent's expected best reply over the 21 rolls, which the fast
+//!   reply model (`kids_reply.rs`) finds from per-cell points without listing the moves.
 //!
 //! Every strategy reads moves through `scan.rs` and runs under one budget (`budget.rs`), which
 //! owns the limits and the clock: [`run`] ends by itself at its time limit, even inside a move
@@ -19,6 +22,8 @@ mod budget;
 mod eval;
 mod foresight;
 mod greedy;
+mod kids;
+mod kids_reply;
 mod montecarlo;
 mod open_points;
 mod scan;
@@ -215,16 +220,31 @@ fn run_with(
     budget::with_budget(limits, pos.own_turns_left_estimate(), stop, |budget| match options.strategy {
         Strategy::Random => Some(random_move(pos, options, choices, budget, on_info)),
         Strategy::Greedy => Some(greedy_move(pos, options, choices, budget, on_info)),
+        Strategy::Search if kids::applies(pos) => kids::search(
+            pos,
+            limits.depth.unwrap_or(1),
+            sight.as_ref().and_then(Sight::rolls),
+            only.as_deref(),
+            options.multipv.max(1),
+            budget,
+            on_info,
+        ),
         Strategy::Search => montecarlo::search(pos, limits, options, only.as_deref(), sight, budget, on_info),
     })
 }
 
-/// Reports the moves of a strategy without stages, best first, each with its score.
-fn report_moves(started: Instant, nodes: u64, moves: &[(Move, f64)], on_info: &mut dyn FnMut(&Info)) {
-    let time_ms = started.elapsed().as_millis() as u64;
+/// Reports moves valued exactly (no sampling), best first, each with its score, at `depth`.
+fn report_moves(
+    depth: u32,
+    elapsed: Duration,
+    nodes: u64,
+    moves: &[(Move, f64)],
+    on_info: &mut dyn FnMut(&Info),
+) {
+    let time_ms = elapsed.as_millis() as u64;
     for (rank, (mv, score)) in moves.iter().enumerate() {
         on_info(&Info {
-            depth: 1,
+            depth,
             nodes,
             nps: nodes * 1000 / time_ms.max(1),
             time_ms,
@@ -259,7 +279,7 @@ fn random_move(
         Choices::Only(moves) => (moves[rng.random_range(0..moves.len())].clone(), 1),
     };
     let score = montecarlo::static_value(pos, best.placements());
-    report_moves(started, seen, &[(best.clone(), score)], on_info);
+    report_moves(1, started.elapsed(), seen, &[(best.clone(), score)], on_info);
     SearchResult { best, score, nodes: seen }
 }
 
@@ -287,7 +307,7 @@ fn greedy_move(
     if moves.is_empty() {
         moves.push((Move::pass(), montecarlo::static_value(pos, &[])));
     }
-    report_moves(started, nodes, &moves, on_info);
+    report_moves(1, started.elapsed(), nodes, &moves, on_info);
     let (best, score) = moves.swap_remove(0);
     SearchResult { best, score, nodes }
 }

@@ -1,0 +1,331 @@
+//! The kids' game's fast reply model: the most points any roll can make on a board, without
+//! listing the moves. In the kids' game (RULES.md 4) a value goes on any empty cell, so what a
+//! value scores on a cell depends only on the runs through that cell; two values of one move
+//! meet only when their cells are partners ([`Board::partners`]: one run joins them). The best
+//! move of a roll is then the best pair of cells from per-cell points (the few best cells of each
+//! kind suffice, since a cell has at most four partners), or a pair of partners worked out whole.
+//! Tested against the move generator on many random boards (below).
+
+use crate::rules::{run_points, Axis, Board, Cell, KidsScoring, Placement, Rules, Variant};
+
+/// How many of the best cells of each kind (extra or not) a roll keeps per value: a cell excludes
+/// itself and its (at most four) partners, so the first of six that is neither is the best.
+const KEEP: usize = 6;
+
+/// Whether the fast model applies: the kids' game scored in points (dots rank otherwise) with the
+/// largest moves a must (both values whenever both fit).
+pub(crate) fn applies(rules: &Rules) -> bool {
+    rules.variant == Variant::Kids
+        && rules.scoring == KidsScoring::Points
+        && rules.must_place == crate::rules::MustPlace::Maximum
+}
+
+/// An empty cell as the model sees it.
+#[derive(Copy, Clone, Debug)]
+struct Spot {
+    cell: Cell,
+    /// The sums of its horizontal and vertical runs with a 0 on it.
+    h: u8,
+    w: u8,
+    extra: bool,
+    /// Its partners, as indices into the spots (`NONE` where there is none).
+    partners: [u16; 4],
+}
+
+const NONE: u16 = u16::MAX;
+
+/// Two partner cells: values on both join one run along `axis`, with `between` the tiles' sum
+/// between them.
+#[derive(Copy, Clone, Debug)]
+struct Pair {
+    i: u16,
+    j: u16,
+    axis: Axis,
+    between: u8,
+}
+
+/// The board's empty cells and partner pairs, ready for the replies of every roll.
+pub(crate) struct Replies {
+    spots: Vec<Spot>,
+    /// Per value, from the lowest: where it fits and what it scores there alone.
+    values: Vec<ValueSpots>,
+    min: u8,
+    pairs: Vec<Pair>,
+    low: u8,
+    limit: u8,
+    points: [u16; 3],
+}
+
+/// Where one value fits and what it scores alone (before doubling).
+struct ValueSpots {
+    /// Per spot: its points, -1 where the value does not fit.
+    points: Vec<i8>,
+    /// The spots where it fits, most points first.
+    order: Vec<u16>,
+    /// The best [`KEEP`] spots that are not extra cells, and those that are, most points first:
+    /// (points, spot).
+    top: [Vec<(u16, u16)>; 2],
+}
+
+/// The best move a roll makes: its points and its placements (none: the roll fits nowhere).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Reply {
+    pub points: u32,
+    pub placements: Vec<Placement>,
+}
+
+impl Replies {
+    /// The model of a board under these rules (the kids' game, [`applies`]).
+    pub(crate) fn new(rules: &Rules, board: &Board) -> Replies {
+        let geometry = board.geometry();
+        let mut index = vec![NONE; geometry.cells().iter().map(|c| c.index()).max().map_or(0, |m| m + 1)];
+        let mut spots = Vec::with_capacity(geometry.cells().len());
+        for &cell in geometry.cells() {
+            if board.is_empty_cell(cell) {
+                let (h, w) = board.sums_with(cell, 0);
+                index[cell.index()] = spots.len() as u16;
+                spots.push(Spot { cell, h, w, extra: geometry.is_extra(cell), partners: [NONE; 4] });
+            }
+        }
+        let mut pairs = Vec::new();
+        for (i, spot) in spots.iter_mut().enumerate() {
+            // At most four partners: one per direction.
+            for (k, partner) in board.partners(spot.cell).enumerate() {
+                let j = index[partner.cell.index()];
+                spot.partners[k] = j;
+                if (i as u16) < j {
+                    pairs.push(Pair { i: i as u16, j, axis: partner.axis, between: partner.between });
+                }
+            }
+        }
+        let limit = rules.limit();
+        let mut replies = Replies {
+            spots,
+            pairs,
+            values: Vec::new(),
+            min: rules.min_value(),
+            low: limit - 2,
+            limit,
+            points: run_points(rules.variant),
+        };
+        replies.values = (rules.min_value()..=rules.max_value()).map(|v| replies.value_spots(v)).collect();
+        replies
+    }
+
+    /// Where a value fits on this board, and what it scores alone there.
+    fn value_spots(&self, v: u8) -> ValueSpots {
+        let points: Vec<i8> = self.spots.iter().map(|s| self.alone(s, v).map_or(-1, |p| p as i8)).collect();
+        let most = points.iter().copied().max().unwrap_or(-1);
+        let mut order = Vec::with_capacity(points.len());
+        for p in (0..=most).rev() {
+            order.extend((0..points.len() as u16).filter(|&i| points[usize::from(i)] == p));
+        }
+        let mut top: [Vec<(u16, u16)>; 2] = [Vec::with_capacity(KEEP), Vec::with_capacity(KEEP)];
+        for &i in &order {
+            let list = &mut top[usize::from(self.spots[usize::from(i)].extra)];
+            if list.len() < KEEP {
+                list.push((points[usize::from(i)] as u16, i));
+            }
+        }
+        ValueSpots { points, order, top }
+    }
+
+    /// How many empty cells the model holds.
+    pub(crate) fn empty_cells(&self) -> usize {
+        self.spots.len()
+    }
+
+    /// The points of a run sum.
+    #[inline]
+    fn run(&self, sum: u8) -> u16 {
+        if sum >= self.low && sum <= self.limit {
+            self.points[usize::from(sum - self.low)]
+        } else {
+            0
+        }
+    }
+
+    /// The points of a value alone on a spot (before any doubling), `None` when it does not fit.
+    #[inline]
+    fn alone(&self, s: &Spot, v: u8) -> Option<u16> {
+        let (h, w) = (s.h + v, s.w + v);
+        (h <= self.limit && w <= self.limit).then(|| self.run(h) + self.run(w))
+    }
+
+    /// The points of `a` on spot `i` and `b` on its partner `j` (before doubling), `None` when
+    /// the move does not fit.
+    #[inline]
+    fn joined(&self, pair: &Pair, a: u8, b: u8) -> Option<u16> {
+        let (si, sj) = (&self.spots[usize::from(pair.i)], &self.spots[usize::from(pair.j)]);
+        let (along_i, across_i, along_j, across_j) = match pair.axis {
+            Axis::Horizontal => (si.h, si.w, sj.h, sj.w),
+            Axis::Vertical => (si.w, si.h, sj.w, sj.h),
+        };
+        let joint = along_i + a + along_j + b - pair.between;
+        let (ci, cj) = (across_i + a, across_j + b);
+        (joint <= self.limit && ci <= self.limit && cj <= self.limit)
+            .then(|| self.run(joint) + self.run(ci) + self.run(cj))
+    }
+
+    /// The most points a roll of `a` and `b` makes on this board, as the rules allow it to be
+    /// written (both values whenever both fit).
+    pub(crate) fn best_points(&self, a: u8, b: u8) -> u32 {
+        self.best(a, b, false).points
+    }
+
+    /// The best move of a roll of `a` and `b`: the most points (the first found of equal ones).
+    pub(crate) fn best_move(&self, a: u8, b: u8) -> Reply {
+        self.best(a, b, true)
+    }
+
+    /// The expected points of the next player's best move, over the 21 rolls of two dice.
+    pub(crate) fn expected_best(&self, rules: &Rules) -> f64 {
+        let (lo, hi) = (rules.min_value(), rules.max_value());
+        let mut total = 0.0;
+        for a in lo..=hi {
+            for b in a..=hi {
+                let weight = if a == b { 1.0 } else { 2.0 };
+                total += weight * f64::from(self.best_points(a, b));
+            }
+        }
+        let sides = f64::from(hi - lo + 1);
+        total / (sides * sides)
+    }
+
+    fn best(&self, a: u8, b: u8, want_move: bool) -> Reply {
+        let (va, vb) = (&self.values[usize::from(a - self.min)], &self.values[usize::from(b - self.min)]);
+        // (points, spot of a, spot of b)
+        let mut best: Option<(u32, u16, u16)> = None;
+        let top_b = vb.top.iter().filter_map(|list| list.first()).map(|&(q, _)| q).max();
+        if let Some(top_b) = top_b {
+            for &i in &va.order {
+                let p = va.points[usize::from(i)] as u16;
+                // The spots come by their points for `a`, most first: none further can do better.
+                if best.is_some_and(|(q, _, _)| q >= 2 * u32::from(p + top_b)) {
+                    break;
+                }
+                let si = &self.spots[usize::from(i)];
+                for (extra, list) in vb.top.iter().enumerate() {
+                    let free = list.iter().find(|&&(_, j)| j != i && !si.partners.contains(&j));
+                    if let Some(&(q, j)) = free {
+                        let factor = if si.extra || extra == 1 { 2 } else { 1 };
+                        let pts = u32::from(p + q) * factor;
+                        if best.is_none_or(|(b, _, _)| pts > b) {
+                            best = Some((pts, i, j));
+                        }
+                    }
+                }
+            }
+        }
+        for pair in &self.pairs {
+            let factor = if self.spots[usize::from(pair.i)].extra || self.spots[usize::from(pair.j)].extra {
+                2
+            } else {
+                1
+            };
+            if let Some(p) = self.joined(pair, a, b) {
+                let pts = u32::from(p) * factor;
+                if best.is_none_or(|(b, _, _)| pts > b) {
+                    best = Some((pts, pair.i, pair.j));
+                }
+            }
+            if a != b {
+                if let Some(p) = self.joined(pair, b, a) {
+                    let pts = u32::from(p) * factor;
+                    if best.is_none_or(|(b, _, _)| pts > b) {
+                        best = Some((pts, pair.j, pair.i));
+                    }
+                }
+            }
+        }
+        if let Some((points, i, j)) = best {
+            let placements = if want_move {
+                vec![
+                    Placement { cell: self.spots[usize::from(i)].cell, value: a },
+                    Placement { cell: self.spots[usize::from(j)].cell, value: b },
+                ]
+            } else {
+                Vec::new()
+            };
+            return Reply { points, placements };
+        }
+        // No pair fits: one value alone, if any fits.
+        let mut single: Option<(u32, Placement)> = None;
+        for s in &self.spots {
+            for v in [a, b] {
+                if let Some(p) = self.alone(s, v) {
+                    let pts = u32::from(p) * if s.extra { 2 } else { 1 };
+                    if single.as_ref().is_none_or(|(q, _)| pts > *q) {
+                        single = Some((pts, Placement { cell: s.cell, value: v }));
+                    }
+                }
+            }
+        }
+        match single {
+            Some((points, p)) => Reply { points, placements: if want_move { vec![p] } else { Vec::new() } },
+            None => Reply { points: 0, placements: Vec::new() },
+        }
+    }
+}
+
+/// Random two-player kids' positions with a draw due: games played some random moves into, at
+/// every stage of the game.
+#[cfg(test)]
+pub(crate) fn random_positions(count: usize, seed: u64) -> Vec<crate::rules::Position> {
+    use crate::rules::Position;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut pos = Position::new(Rules::new(Variant::Kids, 2).unwrap());
+        let stop_at = rng.random_range(0..60);
+        for _ in 0..stop_at {
+            if pos.is_over() {
+                break;
+            }
+            pos.draw_random(&mut rng).unwrap();
+            let moves = pos.movegen().legal_moves();
+            let mv = moves[rng.random_range(0..moves.len())].clone();
+            pos.play(&mv).unwrap();
+        }
+        if !pos.is_over() {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Move;
+    use crate::search::greedy_choice;
+
+    /// The fast model's best points agree with the greedy move through the move generator, and its
+    /// best move is legal and scores what it says, on every roll of 120 random boards.
+    #[test]
+    fn best_points_agree_with_the_move_generator() {
+        let mut checked = 0;
+        for pos in random_positions(120, 27) {
+            let rules = pos.rules().clone();
+            let replies = Replies::new(&rules, pos.board());
+            for (drawn, _) in pos.possible_draws() {
+                let values: Vec<u8> = drawn.values().collect();
+                let mut after = pos.clone();
+                after.draw(&values).unwrap();
+                let greedy = greedy_choice(&after).unwrap();
+                let expected = after.score_move(&greedy).unwrap().points(&rules);
+                let reply = replies.best_move(values[0], values[1]);
+                assert_eq!(reply.points, expected, "roll {values:?} in {}", pos.to_line());
+                assert_eq!(replies.best_points(values[0], values[1]), expected);
+                let mv = if reply.placements.is_empty() { Move::pass() } else { Move::new(reply.placements) };
+                let score =
+                    after.score_move(&mv).unwrap_or_else(|e| panic!("{mv}: {e} in {}", pos.to_line()));
+                assert_eq!(score.points(&rules), expected, "{mv} in {}", pos.to_line());
+                checked += 1;
+            }
+        }
+        assert!(checked >= 120 * 21);
+    }
+}
