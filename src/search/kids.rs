@@ -326,7 +326,7 @@ mod tests {
             pos.draw_random(&mut rng).unwrap();
             let mut cands = candidates(&pos);
             cands.truncate(EXACT_LEAST);
-            exact_step(&pos, &mut cands, &budget);
+            exact_step(&pos, &mut cands, &[], &budget);
             for cand in &cands {
                 let mut after = pos.clone();
                 after.play(&Move::new(cand.placements.clone())).unwrap();
@@ -341,6 +341,48 @@ mod tests {
             }
         }
         assert!(checked >= 50, "{checked}");
+    }
+
+    /// Clairvoyant (the rolls known), step 2's value of a move is its points less the points of
+    /// the opponent's greedy move for the one roll to come, found by the move generator; without
+    /// the rolls it is the expectation over all of them, which differs.
+    #[test]
+    fn a_known_roll_replaces_the_expectation_over_the_rolls() {
+        let stop = AtomicBool::new(false);
+        let budget = Budget::new(&UNLIMITED, None, &stop);
+        let mut rng = ChaCha8Rng::seed_from_u64(8);
+        let (mut checked, mut differed) = (0, 0);
+        for mut pos in random_positions(8, 34) {
+            pos.draw_random(&mut rng).unwrap();
+            for roll in [[5u8, 5], [0, 3]] {
+                let mut cands = candidates(&pos);
+                cands.truncate(EXACT_LEAST.min(20));
+                let mut expected_cands = cands.clone();
+                exact_step(&pos, &mut cands, &[roll.to_vec()], &budget);
+                exact_step(&pos, &mut expected_cands, &[], &budget);
+                for cand in &cands {
+                    let mut after = pos.clone();
+                    after.play(&Move::new(cand.placements.clone())).unwrap();
+                    let reply = if after.is_over() {
+                        0
+                    } else {
+                        after.draw(&roll).unwrap();
+                        after.score_move(&greedy_choice(&after).unwrap()).unwrap().points(after.rules())
+                    };
+                    let known = cand.gain - f64::from(reply);
+                    assert!(
+                        (cand.value - known).abs() < 1e-9,
+                        "{} != {known} in {}",
+                        cand.value,
+                        pos.to_line()
+                    );
+                    let twin = expected_cands.iter().find(|c| c.placements == cand.placements).unwrap();
+                    differed += usize::from((twin.value - known).abs() > 1e-9);
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 50 && differed > 0, "{checked} {differed}");
     }
 
     /// Step 3's value of a move: its points, less for every roll of the opponent the points of the
@@ -378,7 +420,7 @@ mod tests {
                         expected -= p * (f64::from(greedy) - slow_expected_reply(&next));
                     }
                 }
-                let got = two_turns(&pos, cand, &budget).unwrap();
+                let got = two_turns(&pos, cand, &[], &budget).unwrap();
                 assert!((got - expected).abs() < 1e-9, "{got} != {expected} in {}", pos.to_line());
                 checked += 1;
             }
@@ -400,7 +442,7 @@ mod tests {
                 UNLIMITED.clone(),
             ] {
                 let budget = Budget::new(&limits, limits.movetime, &stop);
-                let found = search(&pos, 2, None, 1, &budget, &mut |_| {}).unwrap();
+                let found = search(&pos, 2, None, None, 1, &budget, &mut |_| {}).unwrap();
                 pos.check(&found.best).unwrap_or_else(|e| panic!("{}: {e} in {}", found.best, pos.to_line()));
             }
         }
