@@ -203,32 +203,11 @@ mod tests {
     use super::*;
 
     fn game(player: &str, pair: u64, seating: [usize; 2], scores: [i64; 2]) -> Record {
-        let result = |a: i64, b: i64| match a.cmp(&b) {
-            std::cmp::Ordering::Greater => "win",
-            std::cmp::Ordering::Equal => "draw",
-            std::cmp::Ordering::Less => "loss",
-        };
-        Record {
-            game: pair * 2 + u64::from(seating[0] == 1),
-            pair,
-            seed: 1 + pair,
-            engines: seating
-                .iter()
-                .map(|&e| if e == 0 { player.to_string() } else { "greedy".into() })
-                .collect(),
-            seating: seating.to_vec(),
-            replay: String::new(),
-            scores: scores.to_vec(),
-            winner: None,
-            results: vec![result(scores[0], scores[1]).to_string(), result(scores[1], scores[0]).to_string()],
-            end: "normal".into(),
-            fault_seat: None,
-            detail: None,
-            standings: vec![],
-            moves: 0,
-            millis: 0,
-            slowest_go_millis: vec![5, 5],
-        }
+        let mut r = crate::referee::test_record(pair * 2 + u64::from(seating[0] == 1), pair, seating, scores);
+        r.engines =
+            seating.iter().map(|&e| if e == 0 { player.to_string() } else { "greedy".into() }).collect();
+        r.slowest_go_millis = vec![5, 5];
+        r
     }
 
     fn record(

@@ -137,36 +137,12 @@ impl Comparison {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Both seats' results as the scores make them.
-    fn results(scores: &[i64]) -> Vec<String> {
-        let names = match scores[0].cmp(&scores[1]) {
-            std::cmp::Ordering::Greater => ["win", "loss"],
-            std::cmp::Ordering::Equal => ["draw", "draw"],
-            std::cmp::Ordering::Less => ["loss", "win"],
-        };
-        names.iter().map(|s| s.to_string()).collect()
-    }
+    use crate::referee::test_record;
 
     fn record(game: u64, pair: u64, seating: [usize; 2], scores: [i64; 2]) -> Record {
-        Record {
-            game,
-            pair,
-            seed: 10 + pair,
-            engines: seating.iter().map(|e| format!("engine{e}")).collect(),
-            seating: seating.to_vec(),
-            replay: String::new(),
-            scores: scores.to_vec(),
-            winner: None,
-            results: results(&scores),
-            end: "normal".into(),
-            fault_seat: None,
-            detail: None,
-            standings: vec![],
-            moves: 0,
-            millis: 0,
-            slowest_go_millis: vec![],
-        }
+        let mut r = test_record(game, pair, seating, scores);
+        r.seed = 10 + pair;
+        r
     }
 
     /// Two pairs; engine 0 sits first in games 0 and 2, second in games 1 and 3.
@@ -183,8 +159,7 @@ mod tests {
                 let mut r = r.clone();
                 let seat = r.seat_of(0).unwrap();
                 r.scores[seat] += second_gain;
-                r.results = results(&r.scores);
-                r
+                record(r.game, r.pair, [r.seating[0], r.seating[1]], [r.scores[0], r.scores[1]])
             })
             .collect();
         (first, second)

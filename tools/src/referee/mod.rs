@@ -12,6 +12,8 @@ mod sprt;
 pub use compare::{Change, Comparison};
 pub use engine_process::{EngineProcess, Fault, Reply};
 pub use game::{deal_and_play, play, Dealer, End, GameSpec, Limits, Played, SeatResult, Slots};
+#[cfg(test)]
+pub(crate) use record::test_record;
 pub use record::{read_records, Record};
 pub use report::{Report, Tally};
 pub use runner::{

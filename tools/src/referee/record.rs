@@ -121,6 +121,35 @@ impl Record {
     }
 }
 
+/// A two-seat record of a normal game for unit tests: the seats' results follow the scores, the
+/// engines are named `engine<index>`; tests change what else they need.
+#[cfg(test)]
+pub(crate) fn test_record(game: u64, pair: u64, seating: [usize; 2], scores: [i64; 2]) -> Record {
+    let result = |a: i64, b: i64| match a.cmp(&b) {
+        std::cmp::Ordering::Greater => "win",
+        std::cmp::Ordering::Equal => "draw",
+        std::cmp::Ordering::Less => "loss",
+    };
+    Record {
+        game,
+        pair,
+        seed: 1 + pair,
+        engines: seating.iter().map(|e| format!("engine{e}")).collect(),
+        seating: seating.to_vec(),
+        replay: String::new(),
+        scores: scores.to_vec(),
+        winner: None,
+        results: vec![result(scores[0], scores[1]).into(), result(scores[1], scores[0]).into()],
+        end: "normal".into(),
+        fault_seat: None,
+        detail: None,
+        standings: vec![],
+        moves: 0,
+        millis: 0,
+        slowest_go_millis: vec![],
+    }
+}
+
 /// A duration in whole milliseconds.
 fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)

@@ -239,25 +239,12 @@ fn elo_text(score: f64) -> String {
 mod tests {
     use super::*;
 
+    /// A record whose results are given (a draw need not have equal scores here).
     fn record(pair: u64, seating: [usize; 2], results: [&str; 2], scores: [i64; 2]) -> Record {
-        Record {
-            game: 0,
-            pair,
-            seed: 1,
-            engines: seating.iter().map(|e| format!("engine{e}")).collect(),
-            seating: seating.to_vec(),
-            replay: String::new(),
-            scores: scores.to_vec(),
-            winner: None,
-            results: results.iter().map(|s| s.to_string()).collect(),
-            end: "normal".into(),
-            fault_seat: None,
-            detail: None,
-            standings: vec![],
-            moves: 0,
-            millis: 0,
-            slowest_go_millis: vec![seating[0] as u64 * 100 + 7, seating[1] as u64 * 100 + 7],
-        }
+        let mut r = crate::referee::test_record(0, pair, seating, scores);
+        r.results = results.iter().map(|s| s.to_string()).collect();
+        r.slowest_go_millis = vec![seating[0] as u64 * 100 + 7, seating[1] as u64 * 100 + 7];
+        r
     }
 
     #[test]
