@@ -28,11 +28,12 @@
 
 use std::collections::HashMap;
 
-use crate::rules::{Move, Placement, Position};
+use crate::rules::{Move, Placement, Position, Rules};
 
 use super::budget::Budget;
-use super::eval::{equities, margin};
-use super::kids_reply::Replies;
+use super::eval::{equities, final_margin, margin};
+use super::kids_end::Endgame;
+use super::kids_reply::{rolls as all_rolls, Replies};
 use super::scan::{for_each_scored, gain_of, Choices, Stop, MOVE_CAP};
 use super::{Info, SearchResult};
 
@@ -51,8 +52,10 @@ struct Candidate {
     placements: Vec<Placement>,
     /// The points it scores now.
     gain: f64,
-    /// The step's value: the points now less the opponent's expected reply (step 1 roughly, step
-    /// 2 exactly), then over two turns (step 3).
+    /// The expected margin it makes: the points now less the opponent's expected reply (step 1
+    /// roughly, step 2 exactly), then over two turns (step 3).
+    margin: f64,
+    /// What ranks it within its step: its margin, or in step 2 its chance to win ([`win_value`]).
     value: f64,
     /// The deepest step that valued it (1, 2 or 3).
     step: u8,
@@ -121,7 +124,13 @@ pub(crate) fn search(
         budget.scan_cap(MOVE_CAP),
         &mut |_, placements, score| {
             let gain = gain_of(rules, sheet, score, placements) as f64;
-            cands.push(Candidate { placements: placements.to_vec(), gain, value: gain, step: 1 });
+            cands.push(Candidate {
+                placements: placements.to_vec(),
+                gain,
+                margin: gain,
+                value: gain,
+                step: 1,
+            });
         },
     );
     budget.spend(scanned);
@@ -141,6 +150,9 @@ pub(crate) fn search(
             two_turn_step(pos, &mut cands, rolls, budget);
             report(&cands, now, multipv, 2, budget, on_info);
         }
+        if rolls.is_empty() && end_step(pos, &mut cands, budget) {
+            report(&cands, now, multipv, depth.max(1), budget, on_info);
+        }
     } else {
         cands.sort_by(|a, b| rank(b, a));
         report(&cands, now, multipv, 0, budget, on_info);
@@ -148,7 +160,7 @@ pub(crate) fn search(
     let best = &cands[0];
     Some(SearchResult {
         best: Move::new(best.placements.clone()),
-        score: now + best.value,
+        score: now + best.margin,
         nodes: budget.nodes(),
     })
 }
@@ -174,7 +186,8 @@ fn rough_step(pos: &Position, cands: &mut [Candidate], rolls: &[Vec<u8>], budget
                 after - base
             });
         }
-        cand.value = cand.gain - reply;
+        cand.margin = cand.gain - reply;
+        cand.value = cand.margin;
     }
     cands.sort_by(|a, b| rank(b, a));
 }
@@ -184,6 +197,7 @@ fn rough_step(pos: &Position, cands: &mut [Candidate], rolls: &[Vec<u8>], budget
 fn exact_step(pos: &Position, cands: &mut [Candidate], rolls: &[Vec<u8>], budget: &Budget<'_>) {
     let mut board = pos.board().clone();
     let roll = rolls.first().map(Vec::as_slice);
+    let lead = final_margin(pos, pos.rules().sheet_of_seat(pos.to_move()));
     for (n, cand) in cands.iter_mut().enumerate() {
         if n >= EXACT_MOST || (n >= EXACT_LEAST && budget.exhausted()) {
             break;
@@ -191,13 +205,63 @@ fn exact_step(pos: &Position, cands: &mut [Candidate], rolls: &[Vec<u8>], budget
         for p in &cand.placements {
             board.place(p.cell, p.value);
         }
-        cand.value = cand.gain - expected_reply(pos, &board, roll, budget);
-        cand.step = 2;
+        let replies = Replies::new(pos.rules(), &board);
+        let (margin, value) = exact_value(pos.rules(), &replies, cand.gain, lead, roll);
+        budget.spend(if roll.is_some() { 1 } else { 21 } * replies.empty_cells() as u64);
+        (cand.margin, cand.value, cand.step) = (margin, value, 2);
         for p in cand.placements.iter().rev() {
             board.remove(p.cell);
         }
     }
     cands.sort_by(|a, b| rank(b, a));
+}
+
+/// The margin's spread over the rest of the game with `writable` cells still taking a value: its
+/// standard deviation in the kids' search's games against `greedy` was about 3 points with one
+/// such cell, 6.5 with 8, 8.4 with 27, 11.7 with 64 and 13.9 with 100 (tools/STRENGTH.md).
+fn rest_spread(writable: usize) -> f64 {
+    3.0 * (writable as f64).cbrt()
+}
+
+/// The chance to win with a lead of `lead` points and the rest of the game's margin spread by
+/// `spread` (a logistic curve close to the normal one); a draw counts half.
+fn win_chance(lead: f64, spread: f64) -> f64 {
+    if spread <= 0.0 {
+        return if lead > 0.0 {
+            1.0
+        } else if lead < 0.0 {
+            0.0
+        } else {
+            0.5
+        };
+    }
+    1.0 / (1.0 + (-1.702 * lead / spread).exp())
+}
+
+/// What a margin point is worth in step 2's value beside the chance to win: enough to rank moves
+/// the chance cannot tell apart (a game long won or lost), too little to matter otherwise.
+pub(crate) const MARGIN_WEIGHT: f64 = 1e-3;
+
+/// Step 2's margin and value of a move that scores `gain` and leaves the board of `replies`, with
+/// `lead` points before it: the margin is the gain less the opponent's expected best reply; the
+/// value the expected chance to win after that reply ([`win_chance`], the rest of the game spread
+/// by the cells still open), plus [`MARGIN_WEIGHT`] times the margin. A known `roll` is the
+/// opponent's only one.
+fn exact_value(rules: &Rules, replies: &Replies, gain: f64, lead: f64, roll: Option<&[u8]>) -> (f64, f64) {
+    // The reply fills up to two cells of those still open.
+    let spread = rest_spread(replies.writable().saturating_sub(2));
+    let mut margin = gain;
+    let mut chance = 0.0;
+    let mut add = |a: u8, b: u8, p: f64| {
+        let reply = f64::from(replies.best_points(a, b));
+        margin -= p * reply;
+        chance += p * win_chance(lead + gain - reply, spread);
+    };
+    match roll {
+        Some(&[a, b]) => add(a, b, 1.0),
+        _ => all_rolls(rules).for_each(|(a, b, p)| add(a, b, p)),
+    }
+    (margin, chance + MARGIN_WEIGHT * margin)
 }
 
 /// Step 3: the best of step 2 over two turns, each whole or not at all, while the budget lasts;
@@ -211,7 +275,7 @@ fn two_turn_step(pos: &Position, cands: &mut [Candidate], rolls: &[Vec<u8>], bud
     }
     if values.len() >= TWO_TURN_LEAST.min(most) {
         for (cand, v) in cands.iter_mut().zip(values) {
-            cand.value = v;
+            (cand.margin, cand.value) = (v, v);
             cand.step = 3;
         }
         cands.sort_by(|a, b| rank(b, a));
@@ -253,6 +317,28 @@ fn two_turns(pos: &Position, cand: &Candidate, rolls: &[Vec<u8>], budget: &Budge
     Some(cand.gain - expected)
 }
 
+/// Step 4: near the end of the game, every move valued by its chance to win over every roll to
+/// the end ([`super::kids_end`]), when that fits the limits (and the `rounds` option does not end
+/// the game). Leaves the moves ranked and says whether it did.
+fn end_step(pos: &Position, cands: &mut [Candidate], budget: &Budget<'_>) -> bool {
+    let rules = pos.rules();
+    if rules.rounds > 0 {
+        return false;
+    }
+    let Some(mut end) = Endgame::new(rules, pos.board(), budget) else { return false };
+    let lead = final_margin(pos, rules.sheet_of_seat(pos.to_move())) as i32;
+    let mut values = Vec::with_capacity(cands.len());
+    for cand in cands.iter() {
+        let Some(v) = end.value_of(&cand.placements, lead) else { return false };
+        values.push(v);
+    }
+    for (cand, v) in cands.iter_mut().zip(values) {
+        (cand.value, cand.step) = (v, 4);
+    }
+    cands.sort_by(|a, b| rank(b, a));
+    true
+}
+
 /// Reports the best `multipv` candidates, best first; a candidate's score is the margin now plus
 /// its value.
 fn report(
@@ -264,7 +350,7 @@ fn report(
     on_info: &mut dyn FnMut(&Info),
 ) {
     let best: Vec<(Move, f64)> =
-        cands.iter().take(multipv).map(|c| (Move::new(c.placements.clone()), now + c.value)).collect();
+        cands.iter().take(multipv).map(|c| (Move::new(c.placements.clone()), now + c.margin)).collect();
     super::report_moves(depth, budget.elapsed(), budget.nodes(), &best, on_info);
 }
 
@@ -308,7 +394,7 @@ mod tests {
             MOVE_CAP,
             &mut |_, pl, score| {
                 let gain = gain_of(pos.rules(), sheet, score, pl) as f64;
-                cands.push(Candidate { placements: pl.to_vec(), gain, value: gain, step: 1 });
+                cands.push(Candidate { placements: pl.to_vec(), gain, margin: gain, value: gain, step: 1 });
             },
         );
         cands
@@ -332,6 +418,61 @@ mod tests {
                 after.play(&Move::new(cand.placements.clone())).unwrap();
                 let expected = cand.gain - slow_expected_reply(&after);
                 assert!(
+                    (cand.margin - expected).abs() < 1e-9,
+                    "{} != {expected} in {}",
+                    cand.margin,
+                    pos.to_line()
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked >= 50, "{checked}");
+    }
+
+    /// Step 2's value of a move is the chance to win after the opponent's greedy reply, each
+    /// roll's reply found by the move generator, with the rest of the game spread by the cells
+    /// still open, plus the margin weighed a little; a larger lead makes every move worth more.
+    #[test]
+    fn the_exact_steps_value_is_the_chance_to_win_after_the_greedy_reply() {
+        let stop = AtomicBool::new(false);
+        let budget = Budget::new(&UNLIMITED, None, &stop);
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let mut checked = 0;
+        for mut pos in random_positions(14, 35) {
+            pos.draw_random(&mut rng).unwrap();
+            let me = pos.rules().sheet_of_seat(pos.to_move());
+            let lead = final_margin(&pos, me);
+            let mut cands = candidates(&pos);
+            cands.truncate(EXACT_LEAST);
+            exact_step(&pos, &mut cands, &[], &budget);
+            for cand in &cands {
+                let mut after = pos.clone();
+                after.play(&Move::new(cand.placements.clone())).unwrap();
+                let open = after
+                    .board()
+                    .geometry()
+                    .cells()
+                    .iter()
+                    .filter(|&&c| after.board().is_empty_cell(c) && after.board().room(c, 10).is_some())
+                    .count();
+                let spread = rest_spread(open.saturating_sub(2));
+                let mut expected = MARGIN_WEIGHT * cand.margin;
+                let mut sure = 0.0;
+                if after.is_over() {
+                    expected += win_chance(lead + cand.gain, 0.0);
+                } else {
+                    for (drawn, p) in after.possible_draws() {
+                        let mut next = after.clone();
+                        next.draw(&drawn.values().collect::<Vec<_>>()).unwrap();
+                        let reply = f64::from(
+                            next.score_move(&greedy_choice(&next).unwrap()).unwrap().points(next.rules()),
+                        );
+                        expected += p * win_chance(lead + cand.gain - reply, spread);
+                        sure += p * win_chance(lead + 50.0 + cand.gain - reply, spread);
+                    }
+                    assert!(sure + MARGIN_WEIGHT * cand.margin >= cand.value - 1e-12);
+                }
+                assert!(
                     (cand.value - expected).abs() < 1e-9,
                     "{} != {expected} in {}",
                     cand.value,
@@ -341,6 +482,20 @@ mod tests {
             }
         }
         assert!(checked >= 50, "{checked}");
+    }
+
+    /// The chance to win grows with the lead, is even at none, and the spread of the rest of the
+    /// game grows with the cells still open.
+    #[test]
+    fn the_chance_to_win_grows_with_the_lead() {
+        assert_eq!(win_chance(0.0, 5.0), 0.5);
+        assert_eq!((win_chance(1.0, 0.0), win_chance(0.0, 0.0), win_chance(-1.0, 0.0)), (1.0, 0.5, 0.0));
+        assert!(win_chance(-3.0, 5.0) < win_chance(-1.0, 5.0) && win_chance(1.0, 5.0) < win_chance(3.0, 5.0));
+        assert!((win_chance(3.0, 5.0) + win_chance(-3.0, 5.0) - 1.0).abs() < 1e-12);
+        assert!(win_chance(3.0, 2.0) > win_chance(3.0, 10.0));
+        assert!(
+            rest_spread(0) == 0.0 && rest_spread(1) < rest_spread(8) && rest_spread(8) < rest_spread(100)
+        );
     }
 
     /// Clairvoyant (the rolls known), step 2's value of a move is its points less the points of
@@ -371,13 +526,13 @@ mod tests {
                     };
                     let known = cand.gain - f64::from(reply);
                     assert!(
-                        (cand.value - known).abs() < 1e-9,
+                        (cand.margin - known).abs() < 1e-9,
                         "{} != {known} in {}",
-                        cand.value,
+                        cand.margin,
                         pos.to_line()
                     );
                     let twin = expected_cands.iter().find(|c| c.placements == cand.placements).unwrap();
-                    differed += usize::from((twin.value - known).abs() > 1e-9);
+                    differed += usize::from((twin.margin - known).abs() > 1e-9);
                     checked += 1;
                 }
             }

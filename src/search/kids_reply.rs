@@ -180,16 +180,12 @@ impl Replies {
 
     /// The expected points of the next player's best move, over the 21 rolls of two dice.
     pub(crate) fn expected_best(&self, rules: &Rules) -> f64 {
-        let (lo, hi) = (rules.min_value(), rules.max_value());
-        let mut total = 0.0;
-        for a in lo..=hi {
-            for b in a..=hi {
-                let weight = if a == b { 1.0 } else { 2.0 };
-                total += weight * f64::from(self.best_points(a, b));
-            }
-        }
-        let sides = f64::from(hi - lo + 1);
-        total / (sides * sides)
+        rolls(rules).map(|(a, b, p)| p * f64::from(self.best_points(a, b))).sum()
+    }
+
+    /// How many empty cells still take a value (the lowest fits wherever any does).
+    pub(crate) fn writable(&self) -> usize {
+        self.spots.iter().filter(|s| self.alone(s, self.min).is_some()).count()
     }
 
     fn best(&self, a: u8, b: u8, want_move: bool) -> Reply {
@@ -266,6 +262,15 @@ impl Replies {
             None => Reply { points: 0, placements: Vec::new() },
         }
     }
+}
+
+/// The 21 distinct rolls of two dice under these rules, each as its two values (the lower first)
+/// and its probability.
+pub(crate) fn rolls(rules: &Rules) -> impl Iterator<Item = (u8, u8, f64)> {
+    let (lo, hi) = (rules.min_value(), rules.max_value());
+    let sides = f64::from(hi - lo + 1);
+    (lo..=hi)
+        .flat_map(move |a| (a..=hi).map(move |b| (a, b, if a == b { 1.0 } else { 2.0 } / (sides * sides))))
 }
 
 /// Random two-player kids' positions with a draw due: games played some random moves into, at

@@ -23,6 +23,7 @@ mod eval;
 mod foresight;
 mod greedy;
 mod kids;
+mod kids_end;
 mod kids_reply;
 mod montecarlo;
 mod open_points;
