@@ -254,6 +254,7 @@ mod tests {
     use super::*;
     use crate::rules::{Move, Position, Variant};
     use crate::search::eval::final_margin;
+    use crate::search::kids_reply::open_cells;
     use crate::search::{greedy_choice, Limits};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
@@ -268,15 +269,8 @@ mod tests {
             let mut pos = Position::new(Rules::new(Variant::Kids, 2).unwrap());
             while !pos.is_over() {
                 pos.draw_random(&mut rng).unwrap();
-                let open = pos
-                    .board()
-                    .geometry()
-                    .cells()
-                    .iter()
-                    .filter(|&&c| pos.board().is_empty_cell(c) && pos.board().room(c, 10).is_some())
-                    .count();
                 let moves = pos.movegen().legal_moves();
-                if open <= cells && moves.len() > 1 {
+                if open_cells(&pos) <= cells && moves.len() > 1 {
                     out.push(pos);
                     break;
                 }

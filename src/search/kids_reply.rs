@@ -273,6 +273,18 @@ pub(crate) fn rolls(rules: &Rules) -> impl Iterator<Item = (u8, u8, f64)> {
         .flat_map(move |a| (a..=hi).map(move |b| (a, b, if a == b { 1.0 } else { 2.0 } / (sides * sides))))
 }
 
+/// How many empty cells of a position still take a value.
+#[cfg(test)]
+pub(crate) fn open_cells(pos: &crate::rules::Position) -> usize {
+    let (board, limit) = (pos.board(), pos.rules().limit());
+    board
+        .geometry()
+        .cells()
+        .iter()
+        .filter(|&&c| board.is_empty_cell(c) && board.room(c, limit).is_some())
+        .count()
+}
+
 /// Random two-player kids' positions with a draw due: games played some random moves into, at
 /// every stage of the game.
 #[cfg(test)]
