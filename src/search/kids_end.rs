@@ -81,8 +81,9 @@ impl<'a, 'b> Endgame<'a, 'b> {
         })
     }
 
-    /// The value of a root move, its `placements` scoring `points`, with `margin` points of lead
-    /// before it: the opponent to move after it. `None` when the solve went over its limits.
+    /// The value of a root move of these `placements` (its points worked out here), with `margin`
+    /// points of lead before it, the opponent to move after it. `None` when the solve went over
+    /// its limits.
     pub(crate) fn value_of(&mut self, placements: &[Placement], margin: i32) -> Option<f64> {
         let saved = self.code;
         for p in placements {
