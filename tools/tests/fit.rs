@@ -9,9 +9,9 @@ fn fit(args: &[&str]) -> Output {
     Command::new(FIT).args(args).stdin(Stdio::null()).output().expect("zatre-fit runs")
 }
 
-/// A tiny fit to greedy's sheets in games against two random players: the header names both
-/// strategies, the loss lines name the sheets fitted, and the held-out games report the
-/// opponents' sheets too.
+/// Tiny fits to greedy's sheets, then to every sheet, in games against two random players: the
+/// header names both strategies, each fit names the sheets it fitted, and its held-out games
+/// report the sheets it did not fit too.
 #[test]
 fn a_fit_against_opponents_reports_own_and_opponents_sheets() {
     let out = fit(&[
@@ -22,7 +22,7 @@ fn a_fit_against_opponents_reports_own_and_opponents_sheets() {
         "--opponents",
         "random",
         "--sheets",
-        "own",
+        "own,all",
         "--games",
         "3",
         "--holdout",
@@ -40,11 +40,16 @@ fn a_fit_against_opponents_reports_own_and_opponents_sheets() {
         stdout.starts_with("3 games (classic 3 players, greedy against random at nodes 20000, seeds 5..)"),
         "{stdout}"
     );
-    assert!(stdout.contains("predicted final scores of own sheets:"), "{stdout}");
-    assert!(stdout.contains("  held-out games: "), "{stdout}");
-    assert!(stdout.contains("  held-out games, opponents sheets: "), "{stdout}");
-    assert!(!stdout.contains("held-out games, own sheets"), "{stdout}");
-    assert!(stdout.contains("fitted:  Weights { rates: ["), "{stdout}");
+    let fits: Vec<&str> = stdout.split("mean Huber loss").skip(1).collect();
+    assert_eq!(fits.len(), 2, "{stdout}");
+    for (fit, (fitted, other)) in fits.iter().zip([("own", "opponents"), ("all", "own")]) {
+        assert!(fit.contains(&format!("predicted final scores of {fitted} sheets:")), "{fit}");
+        assert!(fit.contains("\n  held-out games: "), "{fit}");
+        assert!(fit.contains(&format!("\n  held-out games, {other} sheets: ")), "{fit}");
+        assert!(fit.contains("\nfitted:  Weights { rates: ["), "{fit}");
+    }
+    assert!(!fits[0].contains("own sheets: "), "{}", fits[0]);
+    assert!(fits[1].contains("opponents sheets: "), "{}", fits[1]);
 }
 
 /// Self-play has no opponents' sheets to report.
@@ -73,7 +78,7 @@ fn self_play_reports_every_sheet_alone() {
 fn bad_flags_are_refused_before_any_game() {
     let cases: [(&[&str], &str); 5] = [
         (&["--sheets", "own"], "--sheets own needs --opponents"),
-        (&["--sheets", "opponents"], "--sheets opponents needs --opponents"),
+        (&["--sheets", "all,opponents"], "--sheets opponents needs --opponents"),
         (&["--opponents", "best"], "unknown strategy 'best'"),
         (&["--opponents", "greedy", "--sheets", "mine"], "unknown sheets 'mine'"),
         (&["--players", "4", "--rule", "teams=on", "--opponents", "greedy"], "cannot share a team's sheet"),

@@ -49,9 +49,9 @@ struct Cli {
     #[arg(long)]
     opponents: Option<String>,
     /// Whose final scores are fitted: all, own (the sheet of --strategy's seat) or opponents;
-    /// own and opponents need --opponents.
-    #[arg(long, default_value = "all")]
-    sheets: String,
+    /// own and opponents need --opponents. A list (`own,all`) fits each in turn on the same games.
+    #[arg(long, default_value = "all", value_delimiter = ',')]
+    sheets: Vec<String>,
     /// Nodes per move.
     #[arg(long, default_value_t = 20_000)]
     nodes: u64,
@@ -89,14 +89,18 @@ fn run(cli: &Cli) -> Result<(), String> {
     let strategy_of = |name: &str| Strategy::parse(name).ok_or_else(|| format!("unknown strategy '{name}'"));
     let strategy = strategy_of(&cli.strategy)?;
     let opponents = cli.opponents.as_deref().map(strategy_of).transpose()?;
-    let sheets = Sheets::parse(&cli.sheets).ok_or_else(|| format!("unknown sheets '{}'", cli.sheets))?;
     if opponents.is_some() && rules.teams {
         return Err("--opponents seats one strategy alone: it cannot share a team's sheet".into());
     }
-    if opponents.is_none() && sheets != Sheets::All {
+    let sheet_sets: Vec<Sheets> = cli
+        .sheets
+        .iter()
+        .map(|name| Sheets::parse(name).ok_or_else(|| format!("unknown sheets '{name}'")))
+        .collect::<Result<_, _>>()?;
+    if let Some(needy) = sheet_sets.iter().find(|&&s| s != Sheets::All).filter(|_| opponents.is_none()) {
         return Err(format!(
             "--sheets {} needs --opponents: in self-play every sheet is the strategy's",
-            sheets.name()
+            needy.name()
         ));
     }
     let limits = Limits { nodes: Some(cli.nodes), ..Limits::default() };
@@ -112,7 +116,6 @@ fn run(cli: &Cli) -> Result<(), String> {
     let samples = play(&plan(cli.games, cli.seed), "fitted games");
     let held = play(&plan(cli.holdout, cli.seed.wrapping_add(cli.games as u64)), "held-out games");
     let start = Weights::of(&rules);
-    let found = fit(&samples, &start, &free, sheets, cli.max_evaluations, cli.jobs);
     let seats = match opponents {
         Some(other) => format!("{} against {}", strategy.name(), other.name()),
         None => strategy.name().to_string(),
@@ -126,25 +129,28 @@ fn run(cli: &Cli) -> Result<(), String> {
         cli.seed,
         samples.len()
     );
-    println!(
-        "mean Huber loss (errors over {HUBER_POINTS} points count linearly) of the predicted final scores of {} sheets:",
-        sheets.name()
-    );
-    println!(
-        "  fitted games:   {:.1} with today's weights, {:.1} fitted ({} evaluations)",
-        found.start_loss, found.loss, found.evaluations
-    );
-    if !held.is_empty() {
+    println!("today's: {}", rust(&start));
+    for &sheets in &sheet_sets {
+        let found = fit(&samples, &start, &free, sheets, cli.max_evaluations, cli.jobs);
         println!(
-            "  held-out games: {:.1} with today's weights, {:.1} fitted ({} games, {} positions)",
-            loss(&held, &start, sheets, cli.jobs),
-            loss(&held, &found.weights, sheets, cli.jobs),
-            cli.holdout,
-            held.len()
+            "mean Huber loss (errors over {HUBER_POINTS} points count linearly) of the predicted final scores of {} sheets:",
+            sheets.name()
         );
-        // With opponents, what the fit does to the sheets it did not see, on the held-out games.
-        if opponents.is_some() {
-            for other in [Sheets::Own, Sheets::Opponents].into_iter().filter(|&s| s != sheets) {
+        println!(
+            "  fitted games:   {:.1} with today's weights, {:.1} fitted ({} evaluations)",
+            found.start_loss, found.loss, found.evaluations
+        );
+        if !held.is_empty() {
+            println!(
+                "  held-out games: {:.1} with today's weights, {:.1} fitted ({} games, {} positions)",
+                loss(&held, &start, sheets, cli.jobs),
+                loss(&held, &found.weights, sheets, cli.jobs),
+                cli.holdout,
+                held.len()
+            );
+            // With opponents, what the fit does to the sheets it did not see, on the held-out games.
+            let others = [Sheets::Own, Sheets::Opponents].into_iter().filter(|&s| s != sheets);
+            for other in others.filter(|_| opponents.is_some()) {
                 println!(
                     "  held-out games, {} sheets: {:.1} with today's weights, {:.1} fitted",
                     other.name(),
@@ -153,9 +159,8 @@ fn run(cli: &Cli) -> Result<(), String> {
                 );
             }
         }
+        println!("fitted:  {}", rust(&found.weights));
     }
-    println!("today's: {}", rust(&start));
-    println!("fitted:  {}", rust(&found.weights));
     Ok(())
 }
 
