@@ -48,7 +48,10 @@ const CLASSIC: Weights = Weights {
     slopes: [0.313, 0.119, 0.038, 0.341],
 };
 /// Classic, three players: fitted by `zatre-fit --players 3 --games 300 --holdout 100 --seed 1
-/// --nodes 20000` to the games of the engine with the two-player weights.
+/// --nodes 20000` to the games of the engine with the two-player weights. Sets fitted to games of
+/// the engine against two greedy players (`--opponents greedy`) played no better measurably: the
+/// one fitted to every sheet leaned positive on two seeds, unconfirmed (tools/STRENGTH.md,
+/// "Weights fitted to games against greedy").
 const CLASSIC_3: Weights = Weights {
     rates: [0.260, 0.364, 0.683, 0.273],
     mean_entry: [1.06, 2.15, 4.9],
@@ -57,7 +60,9 @@ const CLASSIC_3: Weights = Weights {
     slopes: [0.316, 0.092, 0.030, 0.295],
 };
 /// Classic, four players or more: fitted by `zatre-fit --players 4 --games 300 --holdout 100
-/// --seed 1 --nodes 20000` to the games of the engine with the two-player weights.
+/// --seed 1 --nodes 20000` to the games of the engine with the two-player weights. Sets fitted to
+/// games of the engine against three greedy players (to its own sheets, every sheet or the
+/// opponents') played worse (tools/STRENGTH.md, "Weights fitted to games against greedy").
 const CLASSIC_4: Weights = Weights {
     rates: [0.284, 0.332, 0.655, 0.309],
     mean_entry: [1.06, 2.15, 4.9],

@@ -1,5 +1,6 @@
-//! `zatre-fit`: fits the evaluation's weights to the final scores of self-played games and
-//! prints them, with the error before and after, on the games fitted and on games held out.
+//! `zatre-fit`: fits the evaluation's weights to the final scores of self-played games (or of one
+//! strategy against others) and prints them, with the error before and after, on the games fitted
+//! and on games held out.
 //! Arguments and output here; the work is in `zatre_tools::fit`.
 
 use std::io::IsTerminal;
@@ -9,14 +10,17 @@ use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use zatre::rules::{Rules, Variant};
 use zatre::search::{Limits, Strategy, Weights};
-use zatre_tools::fit::{fit, free_weights, generate, loss, Plan, Sample, HUBER_POINTS};
+use zatre_tools::fit::{fit, free_weights, generate, loss, Plan, Sample, Sheets, HUBER_POINTS};
 
 /// Fits the weights of the static evaluation (the per-turn rates of entries and marks, the cost of
-/// kept tiles, the dice mark factor) to the final scores of self-played games: the fitted weights
-/// predict every sheet's final score, from every position after a move, with the least mean Huber
-/// loss. The games are seeded, so one command reproduces the fit.
+/// kept tiles, the dice mark factor) to the final scores of self-played games, or of games of one
+/// strategy against others (`--opponents`): the fitted weights predict the chosen sheets' final
+/// scores (`--sheets`), from every position after a move, with the least mean Huber loss. The
+/// games are seeded, so one command reproduces the fit.
 ///
 /// Example: zatre-fit --games 400 --holdout 200 --seed 1 --nodes 20000 --jobs 2
+///
+/// Example: zatre-fit --players 4 --opponents greedy --sheets own --games 400 --holdout 200
 #[derive(Parser, Debug)]
 #[command(version, about, long_about)]
 struct Cli {
@@ -37,9 +41,17 @@ struct Cli {
     /// The seed of the first game; game i draws from seed + i.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// The strategy of every seat: search, greedy or random.
+    /// The strategy of every seat (of one seat with --opponents): search, greedy or random.
     #[arg(long, default_value = "search")]
     strategy: String,
+    /// The strategy of the other seats: search, greedy or random. The seat of --strategy rotates
+    /// game by game (game i seats it at i % players). Without it every seat plays --strategy.
+    #[arg(long)]
+    opponents: Option<String>,
+    /// Whose final scores are fitted: all, own (the sheet of --strategy's seat) or opponents;
+    /// own and opponents need --opponents. A list (`own,all`) fits each in turn on the same games.
+    #[arg(long, default_value = "all", value_delimiter = ',')]
+    sheets: Vec<String>,
     /// Nodes per move.
     #[arg(long, default_value_t = 20_000)]
     nodes: u64,
@@ -74,49 +86,81 @@ fn run(cli: &Cli) -> Result<(), String> {
         .map(|kv| kv.split_once('=').ok_or_else(|| format!("a rule is key=value, found '{kv}'")))
         .collect::<Result<_, _>>()?;
     let rules = Rules::with_options(variant, cli.players, options).map_err(|e| e.to_string())?;
-    let strategy =
-        Strategy::parse(&cli.strategy).ok_or_else(|| format!("unknown strategy '{}'", cli.strategy))?;
+    let strategy_of = |name: &str| Strategy::parse(name).ok_or_else(|| format!("unknown strategy '{name}'"));
+    let strategy = strategy_of(&cli.strategy)?;
+    let opponents = cli.opponents.as_deref().map(strategy_of).transpose()?;
+    if opponents.is_some() && rules.teams {
+        return Err("--opponents seats one strategy alone: it cannot share a team's sheet".into());
+    }
+    let sheet_sets: Vec<Sheets> = cli
+        .sheets
+        .iter()
+        .map(|name| Sheets::parse(name).ok_or_else(|| format!("unknown sheets '{name}'")))
+        .collect::<Result<_, _>>()?;
+    if let Some(needy) = sheet_sets.iter().find(|&&s| s != Sheets::All).filter(|_| opponents.is_none()) {
+        return Err(format!(
+            "--sheets {} needs --opponents: in self-play every sheet is the strategy's",
+            needy.name()
+        ));
+    }
     let limits = Limits { nodes: Some(cli.nodes), ..Limits::default() };
     let plan = |games: usize, seed: u64| Plan {
         rules: rules.clone(),
         games,
         seed,
         strategy,
+        opponents,
         limits: limits.clone(),
         jobs: cli.jobs,
     };
     let samples = play(&plan(cli.games, cli.seed), "fitted games");
     let held = play(&plan(cli.holdout, cli.seed.wrapping_add(cli.games as u64)), "held-out games");
     let start = Weights::of(&rules);
-    let found = fit(&samples, &start, &free, cli.max_evaluations, cli.jobs);
+    let seats = match opponents {
+        Some(other) => format!("{} against {}", strategy.name(), other.name()),
+        None => strategy.name().to_string(),
+    };
     println!(
-        "{} games ({} {} players, {} at nodes {}, seeds {}..): {} positions",
+        "{} games ({} {} players, {seats} at nodes {}, seeds {}..): {} positions",
         cli.games,
         variant.name(),
         cli.players,
-        strategy.name(),
         cli.nodes,
         cli.seed,
         samples.len()
     );
-    println!(
-        "mean Huber loss (errors over {HUBER_POINTS} points count linearly) of the predicted final scores:"
-    );
-    println!(
-        "  fitted games:   {:.1} with today's weights, {:.1} fitted ({} evaluations)",
-        found.start_loss, found.loss, found.evaluations
-    );
-    if !held.is_empty() {
-        println!(
-            "  held-out games: {:.1} with today's weights, {:.1} fitted ({} games, {} positions)",
-            loss(&held, &start, cli.jobs),
-            loss(&held, &found.weights, cli.jobs),
-            cli.holdout,
-            held.len()
-        );
-    }
     println!("today's: {}", rust(&start));
-    println!("fitted:  {}", rust(&found.weights));
+    for &sheets in &sheet_sets {
+        let found = fit(&samples, &start, &free, sheets, cli.max_evaluations, cli.jobs);
+        println!(
+            "mean Huber loss (errors over {HUBER_POINTS} points count linearly) of the predicted final scores of {} sheets:",
+            sheets.name()
+        );
+        println!(
+            "  fitted games:   {:.1} with today's weights, {:.1} fitted ({} evaluations)",
+            found.start_loss, found.loss, found.evaluations
+        );
+        if !held.is_empty() {
+            println!(
+                "  held-out games: {:.1} with today's weights, {:.1} fitted ({} games, {} positions)",
+                loss(&held, &start, sheets, cli.jobs),
+                loss(&held, &found.weights, sheets, cli.jobs),
+                cli.holdout,
+                held.len()
+            );
+            // With opponents, what the fit does to the sheets it did not see, on the held-out games.
+            let others = [Sheets::Own, Sheets::Opponents].into_iter().filter(|&s| s != sheets);
+            for other in others.filter(|_| opponents.is_some()) {
+                println!(
+                    "  held-out games, {} sheets: {:.1} with today's weights, {:.1} fitted",
+                    other.name(),
+                    loss(&held, &start, other, cli.jobs),
+                    loss(&held, &found.weights, other, cli.jobs)
+                );
+            }
+        }
+        println!("fitted:  {}", rust(&found.weights));
+    }
     Ok(())
 }
 

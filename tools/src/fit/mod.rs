@@ -1,8 +1,9 @@
-//! Fitting the evaluation's weights ([`Weights`]) to the outcomes of self-played games:
-//! [`generate`] plays seeded games in-process and keeps every position after a move together with
-//! the final score of every sheet; [`fit`] finds the weights under which the evaluation's
-//! prediction of each sheet's final score ([`equities_with`]) has the least mean [`huber`] loss
-//! over those positions (Nelder-Mead on the weights the variant uses).
+//! Fitting the evaluation's weights ([`Weights`]) to the outcomes of played games: [`generate`]
+//! plays seeded games in-process, self-play or one strategy against others ([`Plan::opponents`]),
+//! and keeps every position after a move together with the final score of every sheet; [`fit`]
+//! finds the weights under which the evaluation's prediction of the chosen sheets' final scores
+//! ([`equities_with`], [`Sheets`]) has the least mean [`huber`] loss over those positions
+//! (Nelder-Mead on the weights the variant uses).
 //!
 //! The loss is Huber's, not the squared error: now and then the frontier of the board closes
 //! (every cell next to a tile would make a run over 12) with most of the bag left, and both
@@ -24,6 +25,49 @@ use crate::jobs::map_indexed;
 pub struct Sample {
     pub position: Position,
     pub finals: Vec<f64>,
+    /// The sheet of the seat that played [`Plan::strategy`] when the others played
+    /// [`Plan::opponents`]; `None` in self-play, where every sheet is the strategy's.
+    pub own: Option<usize>,
+}
+
+/// Whose final scores a fit predicts: every sheet, the sheet of the strategy under study, or its
+/// opponents' sheets (the same in self-play as every sheet, and none).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Sheets {
+    All,
+    Own,
+    Opponents,
+}
+
+impl Sheets {
+    /// Parses `all`, `own` or `opponents`.
+    pub fn parse(name: &str) -> Option<Sheets> {
+        match name {
+            "all" => Some(Sheets::All),
+            "own" => Some(Sheets::Own),
+            "opponents" => Some(Sheets::Opponents),
+            _ => None,
+        }
+    }
+
+    /// The name `parse` reads.
+    pub fn name(self) -> &'static str {
+        match self {
+            Sheets::All => "all",
+            Sheets::Own => "own",
+            Sheets::Opponents => "opponents",
+        }
+    }
+
+    /// Whether sheet `sheet` of a sample whose strategy wrote on `own` counts.
+    fn counts(self, own: Option<usize>, sheet: usize) -> bool {
+        match (self, own) {
+            (Sheets::All, _) | (Sheets::Own, None) => true,
+            (Sheets::Own, Some(o)) => sheet == o,
+            (Sheets::Opponents, None) => false,
+            (Sheets::Opponents, Some(o)) => sheet != o,
+        }
+    }
 }
 
 /// How the games of [`generate`] are played.
@@ -33,31 +77,34 @@ pub struct Plan {
     pub games: usize,
     /// Game `i` draws from the seed `seed + i`.
     pub seed: u64,
-    /// The strategy of every seat.
+    /// The strategy under study: of every seat, or of one when `opponents` is set.
     pub strategy: Strategy,
+    /// The strategy of the other seats, `None` for self-play. The seat of `strategy` rotates as
+    /// in `zatre-match`: game `i` seats it at `i % players`.
+    pub opponents: Option<Strategy>,
     pub limits: Limits,
     /// Games played at once.
     pub jobs: usize,
 }
 
-/// Plays one seeded game and returns its positions after each move, with the final scores; none
-/// when the game cannot be played to its end (a draw refused, no move, an illegal move: a bug the
-/// fit must not learn from).
-fn play(plan: &Plan, seed: u64) -> Vec<Sample> {
+/// Plays game `game` of the plan (drawing from `seed`) and returns its positions after each move,
+/// with the final scores; none when the game cannot be played to its end (a draw refused, no
+/// move, an illegal move: a bug the fit must not learn from).
+fn play(plan: &Plan, game: usize, seed: u64) -> Vec<Sample> {
     let mut draws = ChaCha8Rng::seed_from_u64(seed);
     let mut pos = Position::new(plan.rules.clone());
     let stop = AtomicBool::new(false);
     let mut positions = Vec::new();
+    let studied = game % usize::from(plan.rules.players.max(1));
     while !pos.is_over() {
         if pos.draw_random(&mut draws).is_err() {
             return Vec::new();
         }
-        let options = SearchOptions {
-            strategy: plan.strategy,
-            threads: 1,
-            multipv: 1,
-            seed: seed ^ u64::from(pos.turn()),
+        let strategy = match plan.opponents {
+            Some(other) if pos.to_move() != studied => other,
+            _ => plan.strategy,
         };
+        let options = SearchOptions { strategy, threads: 1, multipv: 1, seed: seed ^ u64::from(pos.turn()) };
         let Some(outcome) = run(&pos, &plan.limits, &options, &stop, &mut |_| {}) else { return Vec::new() };
         if pos.play(&outcome.best).is_err() {
             return Vec::new();
@@ -67,13 +114,14 @@ fn play(plan: &Plan, seed: u64) -> Vec<Sample> {
         }
     }
     let finals: Vec<f64> = pos.standings().iter().map(|s| s.total as f64).collect();
-    positions.into_iter().map(|position| Sample { position, finals: finals.clone() }).collect()
+    let own = plan.opponents.map(|_| plan.rules.sheet_of_seat(studied));
+    positions.into_iter().map(|position| Sample { position, finals: finals.clone(), own }).collect()
 }
 
 /// Plays the plan's games, `jobs` at a time, calling `on_game` after each; the samples come in
 /// game order, so the same plan gives the same samples.
 pub fn generate(plan: &Plan, on_game: &(dyn Fn() + Sync)) -> Vec<Sample> {
-    map_indexed(plan.games, plan.jobs, |i| play(plan, plan.seed.wrapping_add(i as u64)), on_game)
+    map_indexed(plan.games, plan.jobs, |i| play(plan, i, plan.seed.wrapping_add(i as u64)), on_game)
         .into_iter()
         .flatten()
         .collect()
@@ -92,9 +140,10 @@ pub fn huber(e: f64) -> f64 {
     }
 }
 
-/// The mean [`huber`] loss of the evaluation's prediction of the final scores, over every sheet
-/// of every sample, under `w`; infinite when a weight is negative (no rate or value can be).
-pub fn loss(samples: &[Sample], w: &Weights, jobs: usize) -> f64 {
+/// The mean [`huber`] loss of the evaluation's prediction of the final scores, over the `sheets`
+/// of every sample, under `w`; infinite when a weight is negative (no rate or value can be), 0
+/// when no sheet counts.
+pub fn loss(samples: &[Sample], w: &Weights, sheets: Sheets, jobs: usize) -> f64 {
     if !w.is_sound() {
         return f64::INFINITY;
     }
@@ -106,8 +155,14 @@ pub fn loss(samples: &[Sample], w: &Weights, jobs: usize) -> f64 {
                 s.spawn(move || {
                     part.iter().fold((0.0, 0usize), |(sum, n), sample| {
                         let predicted = equities_with(&sample.position, w);
-                        let errors = predicted.iter().zip(&sample.finals).map(|(p, f)| huber(p - f));
-                        (sum + errors.sum::<f64>(), n + predicted.len())
+                        let errors: Vec<f64> = predicted
+                            .iter()
+                            .zip(&sample.finals)
+                            .enumerate()
+                            .filter(|&(i, _)| sheets.counts(sample.own, i))
+                            .map(|(_, (p, f))| huber(p - f))
+                            .collect();
+                        (sum + errors.iter().sum::<f64>(), n + errors.len())
                     })
                 })
             })
@@ -149,9 +204,17 @@ pub struct Fit {
 }
 
 /// Nelder-Mead from `start` over the weights `free` (indices into [`Weights::to_vec`]), the
-/// others held, until the simplex's losses agree to `1e-9` relatively or `max_evaluations` are
-/// spent. The first simplex steps each free weight by a fifth of its value.
-pub fn fit(samples: &[Sample], start: &Weights, free: &[usize], max_evaluations: usize, jobs: usize) -> Fit {
+/// others held, on the loss over the `sheets` ([`loss`]), until the simplex's losses agree to
+/// `1e-9` relatively or `max_evaluations` are spent. The first simplex steps each free weight by a
+/// fifth of its value.
+pub fn fit(
+    samples: &[Sample],
+    start: &Weights,
+    free: &[usize],
+    sheets: Sheets,
+    max_evaluations: usize,
+    jobs: usize,
+) -> Fit {
     let base = start.to_vec();
     let weights_of = |x: &[f64]| {
         let mut v = base.clone();
@@ -163,7 +226,7 @@ pub fn fit(samples: &[Sample], start: &Weights, free: &[usize], max_evaluations:
     let mut evaluations = 0;
     let mut f = |x: &[f64]| {
         evaluations += 1;
-        loss(samples, &weights_of(x), jobs)
+        loss(samples, &weights_of(x), sheets, jobs)
     };
     let x0: Vec<f64> = free.iter().map(|&i| base[i]).collect();
     let start_loss = f(&x0);
@@ -245,22 +308,100 @@ mod tests {
         let rules =
             Rules::with_options(Variant::Classic, 2, Vec::<(&str, &str)>::new()).expect("the default rules");
         let classic = Weights::of(&rules);
-        let plan =
-            Plan { rules, games: 6, seed: 3, strategy: Strategy::Greedy, limits: Limits::default(), jobs: 2 };
+        let plan = Plan {
+            rules,
+            games: 6,
+            seed: 3,
+            strategy: Strategy::Greedy,
+            opponents: None,
+            limits: Limits::default(),
+            jobs: 2,
+        };
         let truth =
             Weights { rates: [0.5, 0.3, 0.65, 0.3], hand: 0.8, slopes: [0.2, 0.0, 0.1, 0.4], ..classic };
         let samples: Vec<Sample> = generate(&plan, &|| {})
             .into_iter()
-            .map(|s| Sample { finals: equities_with(&s.position, &truth), position: s.position })
+            .map(|s| Sample { finals: equities_with(&s.position, &truth), ..s })
             .collect();
         assert!(samples.len() > 300, "{} samples", samples.len());
         let start = classic;
-        let found = fit(&samples, &start, &free_weights(Variant::Classic), 3000, 2);
+        let found = fit(&samples, &start, &free_weights(Variant::Classic), Sheets::All, 3000, 2);
         assert!(found.start_loss > 1.0, "today's weights already fit: {}", found.start_loss);
         assert!(found.loss < 1e-4 * found.start_loss, "{found:?}");
         for (got, want) in found.weights.to_vec().iter().zip(truth.to_vec()) {
             assert!((got - want).abs() < 0.01, "{:?} is not {truth:?}", found.weights);
         }
+    }
+
+    /// Three-player games of `greedy` against two `random` players, seeded.
+    fn greedy_against_random(games: usize) -> Vec<Sample> {
+        let rules =
+            Rules::with_options(Variant::Classic, 3, Vec::<(&str, &str)>::new()).expect("the default rules");
+        let plan = Plan {
+            rules,
+            games,
+            seed: 5,
+            strategy: Strategy::Greedy,
+            opponents: Some(Strategy::Random),
+            limits: Limits::default(),
+            jobs: 2,
+        };
+        generate(&plan, &|| {})
+    }
+
+    /// With opponents, the strategy's seat rotates game by game as in `zatre-match`, and the seat
+    /// it names is the one that played it: `greedy` ends every game far ahead of two random
+    /// players.
+    #[test]
+    fn the_studied_strategy_takes_each_seat_in_turn() {
+        let samples = greedy_against_random(6);
+        let mut seats = Vec::new();
+        for s in &samples {
+            let own = s.own.expect("games against opponents name the studied sheet");
+            if seats.last() != Some(&own) {
+                seats.push(own);
+            }
+            let best_other = s.finals.iter().enumerate().filter(|&(i, _)| i != own).map(|(_, &f)| f);
+            let best_other = best_other.fold(f64::MIN, f64::max);
+            assert!(s.finals[own] > best_other + 20.0, "seat {own} ends with {:?}", s.finals);
+        }
+        assert_eq!(seats, [0, 1, 2, 0, 1, 2]);
+    }
+
+    /// A fit to the studied sheets sees only theirs: the studied sheets' scores are what the
+    /// evaluation predicts under `truth`, the opponents' are nonsense; fitted to the own sheets the
+    /// weights are `truth` again, fitted to every sheet they are not.
+    #[test]
+    fn a_fit_to_the_own_sheets_ignores_the_opponents() {
+        let start = Weights::of(
+            &Rules::with_options(Variant::Classic, 3, Vec::<(&str, &str)>::new()).expect("the default rules"),
+        );
+        let truth =
+            Weights { rates: [0.5, 0.3, 0.65, 0.3], hand: 0.8, slopes: [0.2, 0.0, 0.1, 0.4], ..start };
+        let samples: Vec<Sample> = greedy_against_random(6)
+            .into_iter()
+            .map(|s| {
+                let own = s.own.expect("games against opponents name the studied sheet");
+                let mut finals = vec![400.0; s.finals.len()];
+                finals[own] = equities_with(&s.position, &truth)[own];
+                Sample { finals, ..s }
+            })
+            .collect();
+        let free = free_weights(Variant::Classic);
+        let own = fit(&samples, &start, &free, Sheets::Own, 3000, 2);
+        assert!(own.loss < 1e-4 * own.start_loss, "{own:?}");
+        // One sheet a game over six games tells the weights less sharply than every sheet (the
+        // 12s' rate and slope trade off), and greedy's sheet keeps tiles too rarely to tell the
+        // kept tiles' weight at all: the rest is near `truth`.
+        let hand = 8; // the kept tiles' weight in `Weights::to_vec`
+        for (i, (got, want)) in own.weights.to_vec().iter().zip(truth.to_vec()).enumerate() {
+            if i != hand {
+                assert!((got - want).abs() < 0.1, "{:?} is not {truth:?}", own.weights);
+            }
+        }
+        let all = fit(&samples, &start, &free, Sheets::All, 3000, 2);
+        assert!(loss(&samples, &all.weights, Sheets::Own, 2) > 1e4 * own.loss + 1.0, "{all:?}");
+        assert!(loss(&samples, &truth, Sheets::Opponents, 2) > 1000.0);
     }
 
     /// Nelder-Mead finds the minimum of a skewed quadratic bowl in four dimensions.
