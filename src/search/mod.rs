@@ -10,7 +10,8 @@
 //!   (or, at `go depth 3` and more, Monte Carlo playouts of the following turns). In the
 //!   two-player kids' game (points) `search` is `kids.rs` instead: every legal move valued by the
 //!   points it scores less the opponent's expected best reply over the 21 rolls, which the fast
-//!   reply model (`kids_reply.rs`) finds from per-cell points without listing the moves.
+//!   reply model (`kids_reply.rs`) finds from per-cell points without listing the moves, ranked
+//!   by the chance to win that leaves; the last few open cells solved exactly (`kids_end.rs`).
 //!
 //! Every strategy reads moves through `scan.rs` and runs under one budget (`budget.rs`), which
 //! owns the limits and the clock: [`run`] ends by itself at its time limit, even inside a move
