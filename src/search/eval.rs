@@ -50,8 +50,8 @@ const CLASSIC: Weights = Weights {
 /// Classic, three players: fitted by `zatre-fit --players 3 --games 300 --holdout 100 --seed 1
 /// --nodes 20000` to the games of the engine with the two-player weights. Sets fitted to games of
 /// the engine against two greedy players (`--opponents greedy`) played no better measurably: the
-/// one fitted to every sheet leaned positive on two seeds, unconfirmed (tools/STRENGTH.md,
-/// "Weights fitted to games against greedy").
+/// one fitted to every sheet leaned positive on two seeds and gave nothing on two more
+/// (tools/STRENGTH.md, "Weights fitted to games against greedy").
 const CLASSIC_3: Weights = Weights {
     rates: [0.260, 0.364, 0.683, 0.273],
     mean_entry: [1.06, 2.15, 4.9],
