@@ -97,16 +97,18 @@ fn expected_reply(
     budget: &Budget<'_>,
 ) -> f64 {
     let replies = Replies::new(pos.rules(), board);
+    budget.spend(reply_cost(&replies, roll));
     match roll {
-        Some(&[a, b]) => {
-            budget.spend(replies.empty_cells() as u64);
-            f64::from(replies.best_points(a, b))
-        }
-        _ => {
-            budget.spend(21 * replies.empty_cells() as u64);
-            replies.expected_best(pos.rules())
-        }
+        Some(&[a, b]) => f64::from(replies.best_points(a, b)),
+        _ => replies.expected_best(pos.rules()),
     }
+}
+
+/// The nodes the model's replies on a board cost: its empty cells, for the one known `roll` or
+/// for each of the 21 rolls.
+fn reply_cost(replies: &Replies, roll: Option<&[u8]>) -> u64 {
+    let rolls = if roll.is_some() { 1 } else { 21 };
+    rolls * replies.empty_cells() as u64
 }
 
 /// Searches the kids' position for the player to move (`depth` as in the module's docs). `None`
@@ -218,7 +220,7 @@ fn exact_step(pos: &Position, cands: &mut [Candidate], rolls: &[Vec<u8>], budget
         }
         let replies = Replies::new(pos.rules(), &board);
         let (margin, value) = exact_value(pos.rules(), &replies, cand.gain, lead, roll);
-        budget.spend(if roll.is_some() { 1 } else { 21 } * replies.empty_cells() as u64);
+        budget.spend(reply_cost(&replies, roll));
         (cand.margin, cand.value, cand.step) = (margin, value, 2);
         for p in cand.placements.iter().rev() {
             board.remove(p.cell);

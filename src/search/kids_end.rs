@@ -19,7 +19,7 @@ use crate::rules::{Board, Cell, MoveScore, Placement, Rules};
 
 use super::budget::Budget;
 use super::kids::MARGIN_WEIGHT;
-use super::kids_reply::rolls;
+use super::kids_reply::{rolls, takes, writable_cells};
 use super::open_points::open_points;
 
 /// The most empty cells still taking a value for the end to be solved.
@@ -61,16 +61,7 @@ pub(crate) struct Endgame<'a, 'b> {
 impl<'a, 'b> Endgame<'a, 'b> {
     /// The solver of a board's end, `None` when more than [`MOST_CELLS`] cells take a value.
     pub(crate) fn new(rules: &'a Rules, board: &Board, budget: &'a Budget<'b>) -> Option<Endgame<'a, 'b>> {
-        let limit = rules.limit();
-        let cells: Vec<Cell> = board
-            .geometry()
-            .cells()
-            .iter()
-            .copied()
-            .filter(|&c| {
-                board.is_empty_cell(c) && board.room(c, limit).is_some_and(|r| r >= rules.min_value())
-            })
-            .collect();
+        let cells: Vec<Cell> = writable_cells(rules, board).collect();
         (cells.len() <= MOST_CELLS).then(|| Endgame {
             rules,
             board: board.clone(),
@@ -122,8 +113,7 @@ impl<'a, 'b> Endgame<'a, 'b> {
     }
 
     fn fits(&self, cell: Cell, value: u8) -> bool {
-        self.board.is_empty_cell(cell)
-            && self.board.room(cell, self.rules.limit()).is_some_and(|r| r >= value)
+        takes(self.rules, &self.board, cell, value)
     }
 
     /// The legal moves of a roll of `a` and `b`: both values on two cells whenever some two fit,

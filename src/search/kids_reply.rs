@@ -273,16 +273,21 @@ pub(crate) fn rolls(rules: &Rules) -> impl Iterator<Item = (u8, u8, f64)> {
         .flat_map(move |a| (a..=hi).map(move |b| (a, b, if a == b { 1.0 } else { 2.0 } / (sides * sides))))
 }
 
+/// Whether `value` may be written on `cell`: the cell is empty and no run through it goes over the
+/// limit.
+pub(crate) fn takes(rules: &Rules, board: &Board, cell: Cell, value: u8) -> bool {
+    board.is_empty_cell(cell) && board.room(cell, rules.limit()).is_some_and(|r| r >= value)
+}
+
+/// The empty cells that still take a value (the lowest fits wherever any does).
+pub(crate) fn writable_cells<'a>(rules: &'a Rules, board: &'a Board) -> impl Iterator<Item = Cell> + 'a {
+    board.geometry().cells().iter().copied().filter(|&c| takes(rules, board, c, rules.min_value()))
+}
+
 /// How many empty cells of a position still take a value.
 #[cfg(test)]
 pub(crate) fn open_cells(pos: &crate::rules::Position) -> usize {
-    let (board, limit) = (pos.board(), pos.rules().limit());
-    board
-        .geometry()
-        .cells()
-        .iter()
-        .filter(|&&c| board.is_empty_cell(c) && board.room(c, limit).is_some())
-        .count()
+    writable_cells(pos.rules(), pos.board()).count()
 }
 
 /// Random two-player kids' positions with a draw due: games played some random moves into, at

@@ -155,14 +155,12 @@ pub fn loss(samples: &[Sample], w: &Weights, sheets: Sheets, jobs: usize) -> f64
                 s.spawn(move || {
                     part.iter().fold((0.0, 0usize), |(sum, n), sample| {
                         let predicted = equities_with(&sample.position, w);
-                        let errors: Vec<f64> = predicted
+                        predicted
                             .iter()
                             .zip(&sample.finals)
                             .enumerate()
                             .filter(|&(i, _)| sheets.counts(sample.own, i))
-                            .map(|(_, (p, f))| huber(p - f))
-                            .collect();
-                        (sum + errors.iter().sum::<f64>(), n + errors.len())
+                            .fold((sum, n), |(sum, n), (_, (p, f))| (sum + huber(p - f), n + 1))
                     })
                 })
             })
