@@ -14,6 +14,7 @@
 //! search keeps the values of its step 2.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use crate::rules::{Board, Cell, MoveScore, Placement, Rules};
 
@@ -44,6 +45,13 @@ struct Scored {
     points: i32,
 }
 
+/// One roll's legal moves on one board: the roll's chance, the moves, and greedy's among them.
+struct RollMoves {
+    p: f64,
+    moves: Vec<Scored>,
+    greedy: usize,
+}
+
 /// The solver of one root position's end.
 pub(crate) struct Endgame<'a, 'b> {
     rules: &'a Rules,
@@ -51,10 +59,12 @@ pub(crate) struct Endgame<'a, 'b> {
     /// The cells that still take a value at the root.
     cells: Vec<Cell>,
     /// What each cell holds now: 0 empty, else its value plus one (3 bits a cell).
-    code: u32,
+    code: u64,
     /// The solved positions: (code, margin) to the values with oneself to move and with the
     /// opponent to move.
-    memo: HashMap<(u32, i32), (f64, f64)>,
+    memo: HashMap<(u64, i32), (f64, f64)>,
+    /// Every roll's moves per board (code): a board comes with several margins.
+    boards: HashMap<u64, Rc<[RollMoves]>>,
     budget: &'a Budget<'b>,
 }
 
@@ -68,6 +78,7 @@ impl<'a, 'b> Endgame<'a, 'b> {
             cells,
             code: 0,
             memo: HashMap::new(),
+            boards: HashMap::new(),
             budget,
         })
     }
@@ -96,7 +107,7 @@ impl<'a, 'b> Endgame<'a, 'b> {
     fn place(&mut self, p: Placement) {
         self.board.place(p.cell, p.value);
         if let Some(i) = self.slot(p.cell) {
-            self.code |= (u32::from(p.value) + 1) << (3 * i);
+            self.code |= (u64::from(p.value) + 1) << (3 * i);
         }
     }
 
@@ -180,6 +191,23 @@ impl<'a, 'b> Endgame<'a, 'b> {
         best.map_or(0, |(_, k)| k)
     }
 
+    /// Every roll's legal moves on the current board, and greedy's among them, worked out once a
+    /// board.
+    fn board_moves(&mut self) -> Rc<[RollMoves]> {
+        if let Some(table) = self.boards.get(&self.code) {
+            return Rc::clone(table);
+        }
+        let mut table = Vec::with_capacity(21);
+        for (a, b, p) in rolls(self.rules) {
+            let moves = self.moves(a, b);
+            let greedy = if moves.is_empty() { 0 } else { self.greedy_pick(&moves) };
+            table.push(RollMoves { p, moves, greedy });
+        }
+        let table: Rc<[RollMoves]> = table.into();
+        self.boards.insert(self.code, Rc::clone(&table));
+        table
+    }
+
     /// The values of the current board with `margin` points of lead for oneself: (oneself to
     /// move, the opponent to move). `None` when over the limits.
     fn solve(&mut self, margin: i32) -> Option<(f64, f64)> {
@@ -189,8 +217,9 @@ impl<'a, 'b> Endgame<'a, 'b> {
         if self.memo.len() >= MOST_STATES || self.budget.exhausted() {
             return None;
         }
-        let open = self.cells.iter().any(|&c| self.fits(c, self.rules.min_value()));
-        if !open {
+        let table = self.board_moves();
+        // A value fits somewhere exactly when some roll fits somewhere.
+        if table.iter().all(|r| r.moves.is_empty()) {
             let v = outcome(margin);
             self.memo.insert((self.code, margin), (v, v));
             return Some((v, v));
@@ -198,15 +227,15 @@ impl<'a, 'b> Endgame<'a, 'b> {
         // Per roll that fits somewhere: one's best move, and the opponent's greedy move.
         let (mut mine, mut theirs, mut pass) = (0.0, 0.0, 0.0);
         let saved = self.code;
-        for (a, b, p) in rolls(self.rules) {
-            let moves = self.moves(a, b);
+        for roll in table.iter() {
+            let (moves, p) = (&roll.moves, roll.p);
             self.budget.spend(moves.len() as u64);
             if moves.is_empty() {
                 pass += p;
                 continue;
             }
             let mut best = f64::NEG_INFINITY;
-            for m in &moves {
+            for m in moves {
                 let placements = &m.placements[..m.len];
                 for q in placements {
                     self.place(*q);
@@ -219,13 +248,13 @@ impl<'a, 'b> Endgame<'a, 'b> {
                 best = best.max(child?.1);
             }
             mine += p * best;
-            let g = &moves[self.greedy_pick(&moves)];
-            let placements = g.placements;
-            for q in &placements[..g.len] {
+            let g = &moves[roll.greedy];
+            let placements = &g.placements[..g.len];
+            for q in placements {
                 self.place(*q);
             }
             let child = self.solve(margin - g.points);
-            for q in placements[..g.len].iter().rev() {
+            for q in placements.iter().rev() {
                 self.remove(*q);
             }
             self.code = saved;

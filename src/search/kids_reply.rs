@@ -34,14 +34,20 @@ struct Spot {
 
 const NONE: u16 = u16::MAX;
 
-/// Two partner cells: values on both join one run along `axis`, with `between` the tiles' sum
-/// between them.
+/// Two partner cells: values on both join one run. What a move on them scores depends only on
+/// the sums of its three runs with 0 on both cells and on whether either cell doubles, so of
+/// pairs alike in those only the first is kept.
 #[derive(Copy, Clone, Debug)]
 struct Pair {
     i: u16,
     j: u16,
-    axis: Axis,
-    between: u8,
+    /// The sum of the run that joins them.
+    joint: u8,
+    /// The sums of the runs across it through `i` and through `j`.
+    across_i: u8,
+    across_j: u8,
+    /// 2 when either cell is an extra cell, else 1.
+    factor: u32,
 }
 
 /// The board's empty cells and partner pairs, ready for the replies of every roll.
@@ -87,23 +93,51 @@ impl Replies {
                 spots.push(Spot { cell, h, w, extra: geometry.is_extra(cell), partners: [NONE; 4] });
             }
         }
-        let mut pairs = Vec::new();
+        let limit = rules.limit();
+        let min = rules.min_value();
+        let mut joins = Vec::new();
         for (i, spot) in spots.iter_mut().enumerate() {
             // At most four partners: one per direction.
             for (k, partner) in board.partners(spot.cell).enumerate() {
                 let j = index[partner.cell.index()];
                 spot.partners[k] = j;
                 if (i as u16) < j {
-                    pairs.push(Pair { i: i as u16, j, axis: partner.axis, between: partner.between });
+                    joins.push((i as u16, j, partner.axis, partner.between));
                 }
             }
         }
-        let limit = rules.limit();
+        // Pairs alike (the same runs' sums and doubling) score alike for every roll: the first
+        // of each kind stands for all (the first found of equal moves stays the same). A pair
+        // whose runs are over the limit with the lowest values takes no move.
+        let side = usize::from(limit) + 1;
+        let mut seen = vec![false; side * side * side * 2];
+        let mut pairs = Vec::new();
+        for (i, j, axis, between) in joins {
+            let (si, sj) = (&spots[usize::from(i)], &spots[usize::from(j)]);
+            let (along_i, across_i, along_j, across_j) = match axis {
+                Axis::Horizontal => (si.h, si.w, sj.h, sj.w),
+                Axis::Vertical => (si.w, si.h, sj.w, sj.h),
+            };
+            // Each of the two runs along holds the tiles between the cells.
+            let joint = u16::from(along_i) + u16::from(along_j) - u16::from(between);
+            if joint + 2 * u16::from(min) > u16::from(limit) || across_i.max(across_j) + min > limit {
+                continue;
+            }
+            let joint = joint as u8;
+            let factor = if si.extra || sj.extra { 2 } else { 1 };
+            let kind = ((usize::from(joint) * side + usize::from(across_i)) * side + usize::from(across_j))
+                * 2
+                + (factor as usize - 1);
+            if !seen[kind] {
+                seen[kind] = true;
+                pairs.push(Pair { i, j, joint, across_i, across_j, factor });
+            }
+        }
         let mut replies = Replies {
             spots,
             pairs,
             values: Vec::new(),
-            min: rules.min_value(),
+            min,
             low: limit - 2,
             limit,
             points: run_points(rules.variant),
@@ -152,17 +186,12 @@ impl Replies {
         (h <= self.limit && w <= self.limit).then(|| self.run(h) + self.run(w))
     }
 
-    /// The points of `a` on spot `i` and `b` on its partner `j` (before doubling), `None` when
-    /// the move does not fit.
+    /// The points of `a` on a pair's spot `i` and `b` on its partner `j` (before doubling),
+    /// `None` when the move does not fit.
     #[inline]
     fn joined(&self, pair: &Pair, a: u8, b: u8) -> Option<u16> {
-        let (si, sj) = (&self.spots[usize::from(pair.i)], &self.spots[usize::from(pair.j)]);
-        let (along_i, across_i, along_j, across_j) = match pair.axis {
-            Axis::Horizontal => (si.h, si.w, sj.h, sj.w),
-            Axis::Vertical => (si.w, si.h, sj.w, sj.h),
-        };
-        let joint = along_i + a + along_j + b - pair.between;
-        let (ci, cj) = (across_i + a, across_j + b);
+        let joint = pair.joint + a + b;
+        let (ci, cj) = (pair.across_i + a, pair.across_j + b);
         (joint <= self.limit && ci <= self.limit && cj <= self.limit)
             .then(|| self.run(joint) + self.run(ci) + self.run(cj))
     }
@@ -214,11 +243,7 @@ impl Replies {
             }
         }
         for pair in &self.pairs {
-            let factor = if self.spots[usize::from(pair.i)].extra || self.spots[usize::from(pair.j)].extra {
-                2
-            } else {
-                1
-            };
+            let factor = pair.factor;
             if let Some(p) = self.joined(pair, a, b) {
                 let pts = u32::from(p) * factor;
                 if best.is_none_or(|(b, _, _)| pts > b) {
