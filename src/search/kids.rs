@@ -34,8 +34,9 @@
 //! 1,500 moves exactly instead of 300 (+0.3 ± 0.6). Ranking step 2 by the chance to win and
 //! solving the end (step 4) raised the share of games won from 57.2% to 60.1% over 1,600 games
 //! (+2.8 ± 1.9 game by game, the margin unchanged; tools/STRENGTH.md, "Kids: playing to win").
-//! At the start of the game, the slowest, steps 1 and 2 take about 20 ms (9,900 moves), less as
-//! the board fills; step 4 solves at most 15,000 positions.
+//! Early in the game, the slowest, steps 1 and 2 take about 5 ms (20 ms before the reply model
+//! kept one partner pair of each kind), less as the board fills; step 4 solves at most 15,000
+//! positions, each board's moves listed once for all its margins.
 
 use std::collections::HashMap;
 

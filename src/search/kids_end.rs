@@ -59,12 +59,12 @@ pub(crate) struct Endgame<'a, 'b> {
     /// The cells that still take a value at the root.
     cells: Vec<Cell>,
     /// What each cell holds now: 0 empty, else its value plus one (3 bits a cell).
-    code: u64,
+    code: u32,
     /// The solved positions: (code, margin) to the values with oneself to move and with the
     /// opponent to move.
-    memo: HashMap<(u64, i32), (f64, f64)>,
+    memo: HashMap<(u32, i32), (f64, f64)>,
     /// Every roll's moves per board (code): a board comes with several margins.
-    boards: HashMap<u64, Rc<[RollMoves]>>,
+    boards: HashMap<u32, Rc<[RollMoves]>>,
     budget: &'a Budget<'b>,
 }
 
@@ -107,7 +107,7 @@ impl<'a, 'b> Endgame<'a, 'b> {
     fn place(&mut self, p: Placement) {
         self.board.place(p.cell, p.value);
         if let Some(i) = self.slot(p.cell) {
-            self.code |= (u64::from(p.value) + 1) << (3 * i);
+            self.code |= (u32::from(p.value) + 1) << (3 * i);
         }
     }
 
