@@ -20,6 +20,7 @@
 
 mod bench;
 mod budget;
+mod dice;
 mod eval;
 mod foresight;
 mod greedy;
