@@ -187,7 +187,8 @@ pub(crate) fn turns_left(pos: &Position) -> f64 {
     let empty = cells - pos.board().count() as f64;
     let scale = cells / MEASURED_CELLS;
     let by_empty = (on_line(&TURNS_BY_EMPTY, empty / scale) * scale).max(1.0);
-    let turns = by_empty;
+    let share = on_line(&SHARE_BY_HAZARD, end_hazard(pos));
+    let turns = (1.0 + (by_empty - 1.0) * share).max(1.0);
     let rules = pos.rules();
     if rules.rounds > 0 {
         let total = f64::from(rules.rounds) * f64::from(rules.players);
