@@ -11,8 +11,6 @@
 
 use crate::rules::{Position, Rules, Sheet, Variant};
 
-use super::dice;
-
 /// The numbers the evaluation rests on, one set per variant that has them (the kids' sheet is
 /// worth its total). [`Weights::of`] gives the ones `go` uses; `zatre-fit` (tools/) fits them to
 /// the final scores of self-played games.
@@ -131,15 +129,6 @@ impl Weights {
     }
 }
 
-/// The turns (every player's) the evaluation expects the game still to run: in the dice game by
-/// its end's model ([`dice::turns_left`]: the next roll may end it), else the rules' estimate.
-fn game_turns_left(pos: &Position) -> f64 {
-    match pos.rules().variant {
-        Variant::Dice => dice::turns_left(pos),
-        _ => pos.turns_left_estimate(),
-    }
-}
-
 /// The turns each sheet's seats still have, out of `game` turns starting with the player to move.
 fn sheet_turns(pos: &Position, game: f64) -> Vec<f64> {
     let rules = pos.rules();
@@ -244,7 +233,7 @@ pub(crate) fn equities(pos: &Position) -> Vec<f64> {
 /// `equities` under other weights: what `zatre-fit` compares with the final scores.
 pub fn equities_with(pos: &Position, w: &Weights) -> Vec<f64> {
     let rules = pos.rules();
-    let game = game_turns_left(pos);
+    let game = pos.turns_left_estimate();
     let turns = sheet_turns(pos, game);
     let left = pos.game_left_share();
     let hand_weight = if game <= f64::from(rules.players) { 1.0 } else { w.hand };
@@ -269,7 +258,7 @@ pub fn equities_with(pos: &Position, w: &Weights) -> Vec<f64> {
 /// turn changes (a turn's value is the change of this, less the pips of the tiles it kept).
 pub(crate) fn sheet_equity_now(pos: &Position, sheet: usize) -> f64 {
     let rules = pos.rules();
-    let turns = sheet_turns(pos, game_turns_left(pos));
+    let turns = sheet_turns(pos, pos.turns_left_estimate());
     turns_equity(rules, &pos.sheets()[sheet], turns[sheet], pos.game_left_share(), &Weights::of(rules))
 }
 

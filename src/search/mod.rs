@@ -20,7 +20,6 @@
 
 mod bench;
 mod budget;
-mod dice;
 mod eval;
 mod foresight;
 mod greedy;

@@ -122,15 +122,8 @@ impl Candidate {
     fn of(root: &Root, before: &[f64], placements: &[Placement], open: u32) -> Candidate {
         let mut after = root.pos.clone();
         after.play_unchecked(placements);
-        let values = if root.pos.rules().variant == Variant::Dice {
-            // The dice game's end moves with the board (super::dice): every sheet's outlook
-            // changes with the move.
-            equities(&after)
-        } else {
-            let mut values = before.to_vec();
-            values[root.me] = equities(&after)[root.me];
-            values
-        };
+        let mut values = before.to_vec();
+        values[root.me] = equities(&after)[root.me];
         let static_value = margin(&values, root.me) - OPEN_WEIGHT * f64::from(open);
         Candidate {
             placements: placements.to_vec(),
@@ -273,18 +266,7 @@ impl Sim {
             })
             .reduce(|best, next| if next.0 > best.0 { next } else { best })?;
         self.values[sheet] += value;
-        // The dice game's end moves with the board (super::dice): the other sheets' outlook
-        // changes with the move too.
-        let others: Vec<usize> = if self.pos.rules().variant == Variant::Dice {
-            (0..self.values.len()).filter(|&s| s != sheet).collect()
-        } else {
-            vec![]
-        };
-        let others_before: Vec<f64> = others.iter().map(|&s| sheet_equity_now(&self.pos, s)).collect();
         self.pos.play_unchecked(&best.placements);
-        for (&s, b) in others.iter().zip(others_before) {
-            self.values[s] += sheet_equity_now(&self.pos, s) - b;
-        }
         Some(seen)
     }
 
