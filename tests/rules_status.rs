@@ -51,7 +51,7 @@ fn tomove_agrees_with_turn_after_the_end_of_the_game() {
     }
 }
 
-use zatre::rules::{EndReason, KidsScoring, MoveGen, Phase, Tiles};
+use zatre::rules::{EndReason, KidsScoring, MoveGen, Phase, Tiles, BOARD_END_OWN_TURNS};
 
 /// Whether some hand could still place a tile (classic) or some empty kids' cell takes a 0.
 fn anyone_can_place(pos: &Position) -> bool {
@@ -206,4 +206,46 @@ fn the_share_of_the_game_left_falls_from_one_to_zero() {
             }
         }
     }
+}
+
+/// What a clock is shared over (`own_turns_left_estimate`): in the dice and kids' games, whose end
+/// comes with the board, at least two own turns while the game runs, and never more than the
+/// `rounds` option leaves the player to move (counted turn by turn here); the classic game's
+/// estimate, from the bag, has no floor and comes down to one.
+#[test]
+fn a_clock_plans_for_two_own_turns_while_a_board_game_runs_and_never_past_the_rounds() {
+    for (variant, rounds) in [(Variant::Dice, 0), (Variant::Kids, 0), (Variant::Dice, 6), (Variant::Kids, 6)]
+    {
+        let text = rounds.to_string();
+        let options: &[(&str, &str)] = if rounds > 0 { &[("rounds", &text)] } else { &[] };
+        for seed in 0..3 {
+            let mut seen_floor = false;
+            random_game(rules(variant, 2, options), seed, |pos| {
+                if pos.is_over() {
+                    return;
+                }
+                let own_rounds_left = if rounds == 0 {
+                    u32::MAX
+                } else {
+                    (pos.turn()..=rounds * 2).filter(|t| (t - 1) % 2 == pos.to_move() as u32).count() as u32
+                };
+                let estimate = pos.own_turns_left_estimate();
+                assert!(
+                    estimate >= BOARD_END_OWN_TURNS.min(own_rounds_left),
+                    "{estimate}: {}",
+                    pos.to_line()
+                );
+                assert!(estimate <= own_rounds_left, "{estimate} > {own_rounds_left}: {}", pos.to_line());
+                seen_floor |= estimate == BOARD_END_OWN_TURNS;
+            });
+            assert!(seen_floor, "{variant:?} rounds {rounds} seed {seed}: the floor never reached");
+        }
+    }
+    let mut lowest = u32::MAX;
+    random_game(rules(Variant::Classic, 2, &[]), 1, |pos| {
+        if !pos.is_over() {
+            lowest = lowest.min(pos.own_turns_left_estimate());
+        }
+    });
+    assert_eq!(lowest, 1);
 }

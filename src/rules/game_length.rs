@@ -11,6 +11,13 @@ use super::tiles::Tiles;
 /// 37% of the cells empty.
 const UNUSED_CELLS: f64 = 0.37;
 
+/// The fewest own turns a clock is shared over in the dice and kids' games while they run. Their
+/// end comes with the board, which the turns left by the empty cells see late: two-player dice
+/// games from 42 to 46 empty cells ran 4 to 5 more turns where the estimate counted one
+/// (tools/STRENGTH.md, "Dice: the end of the game"), and a clock shared over one turn leaves the
+/// last turns next to nothing.
+pub const BOARD_END_OWN_TURNS: u32 = 2;
+
 impl Position {
     /// Game turns (every player's) still to be played from this position, roughly; 0 once the
     /// game is over.
@@ -57,12 +64,31 @@ impl Position {
         (self.turns_left_estimate() / whole).clamp(0.0, 1.0)
     }
 
-    /// The turns the player to move still has, roughly (at least 1 while the game runs).
+    /// The turns the player to move still has, roughly (at least 1 while the game runs): what a
+    /// clock is shared over. In the dice and kids' games, whose end comes with the board, at
+    /// least [`BOARD_END_OWN_TURNS`] while the `rounds` option leaves that many.
     pub fn own_turns_left_estimate(&self) -> u32 {
         if self.is_over() {
             return 0;
         }
-        let players = f64::from(self.rules().players);
-        ((self.turns_left_estimate() / players).ceil() as u32).max(1)
+        let rules = self.rules();
+        let players = f64::from(rules.players);
+        let estimate = ((self.turns_left_estimate() / players).ceil() as u32).max(1);
+        match rules.variant {
+            Variant::Classic => estimate,
+            Variant::Dice | Variant::Kids => estimate.max(BOARD_END_OWN_TURNS.min(self.own_rounds_left())),
+        }
+    }
+
+    /// The turns the player to move has before the `rounds` option ends the game (unbounded
+    /// without it).
+    fn own_rounds_left(&self) -> u32 {
+        let rules = self.rules();
+        if rules.rounds == 0 {
+            return u32::MAX;
+        }
+        let players = u32::from(rules.players);
+        let left = (rules.rounds * players + 1).saturating_sub(self.turn());
+        left.div_ceil(players)
     }
 }

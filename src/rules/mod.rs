@@ -20,6 +20,7 @@ mod tiles;
 pub use board::{Axis, Board};
 pub use error::{DrawError, MoveError, NotationError, SetupError, UndoError};
 pub use game::Game;
+pub use game_length::BOARD_END_OWN_TURNS;
 pub use geometry::{Cell, Geometry, Shape, Square};
 pub use movegen::{Extensions, MoveGen};
 pub use moves::{Move, Placement};
