@@ -209,25 +209,26 @@ fn the_share_of_the_game_left_falls_from_one_to_zero() {
 }
 
 /// What a clock is shared over (`own_turns_left_estimate`): in the dice and kids' games, whose end
-/// comes with the board, at least two own turns while the game runs, and never more than the
+/// comes with the board, with two players and three, at least two own turns while the game runs, and never more than the
 /// `rounds` option leaves the player to move (counted turn by turn here); the classic game's
 /// estimate, from the bag, has no floor and comes down to one.
 #[test]
 fn a_clock_plans_for_two_own_turns_while_a_board_game_runs_and_never_past_the_rounds() {
-    for (variant, rounds) in [(Variant::Dice, 0), (Variant::Kids, 0), (Variant::Dice, 6), (Variant::Kids, 6)]
-    {
+    let setups = [(Variant::Dice, 0), (Variant::Kids, 0), (Variant::Dice, 6), (Variant::Kids, 6)];
+    for ((variant, rounds), players) in setups.into_iter().flat_map(|s| [(s, 2u32), (s, 3)]) {
         let text = rounds.to_string();
         let options: &[(&str, &str)] = if rounds > 0 { &[("rounds", &text)] } else { &[] };
         for seed in 0..3 {
             let mut seen_floor = false;
-            random_game(rules(variant, 2, options), seed, |pos| {
+            random_game(rules(variant, players as u8, options), seed, |pos| {
                 if pos.is_over() {
                     return;
                 }
                 let own_rounds_left = if rounds == 0 {
                     u32::MAX
                 } else {
-                    (pos.turn()..=rounds * 2).filter(|t| (t - 1) % 2 == pos.to_move() as u32).count() as u32
+                    let mine = |t: &u32| (t - 1) % players == pos.to_move() as u32;
+                    (pos.turn()..=rounds * players).filter(mine).count() as u32
                 };
                 let estimate = pos.own_turns_left_estimate();
                 assert!(
@@ -238,7 +239,10 @@ fn a_clock_plans_for_two_own_turns_while_a_board_game_runs_and_never_past_the_ro
                 assert!(estimate <= own_rounds_left, "{estimate} > {own_rounds_left}: {}", pos.to_line());
                 seen_floor |= estimate == BOARD_END_OWN_TURNS;
             });
-            assert!(seen_floor, "{variant:?} rounds {rounds} seed {seed}: the floor never reached");
+            assert!(
+                seen_floor,
+                "{variant:?}, {players} players, rounds {rounds}, seed {seed}: never at the floor"
+            );
         }
     }
     let mut lowest = u32::MAX;

@@ -35,12 +35,17 @@ impl Position {
                 ((empty as f64 - UNUSED_CELLS * cells.len() as f64) / 2.0).max(1.0)
             }
         };
-        if rules.rounds > 0 {
-            let total = f64::from(rules.rounds) * f64::from(rules.players);
-            let played = f64::from(self.turn()) - 1.0;
-            return by_material.min((total - played).max(0.0));
+        match self.turns_left_by_rounds() {
+            Some(left) => by_material.min(f64::from(left)),
+            None => by_material,
         }
-        by_material
+    }
+
+    /// Game turns (every player's, this one included) before the `rounds` option ends the game;
+    /// `None` without it.
+    fn turns_left_by_rounds(&self) -> Option<u32> {
+        let rules = self.rules();
+        (rules.rounds > 0).then(|| (rules.rounds * u32::from(rules.players) + 1).saturating_sub(self.turn()))
     }
 
     /// How much of the game is still to come, from 1 at its start to 0 at its end: the turns left
@@ -76,19 +81,13 @@ impl Position {
         let estimate = ((self.turns_left_estimate() / players).ceil() as u32).max(1);
         match rules.variant {
             Variant::Classic => estimate,
-            Variant::Dice | Variant::Kids => estimate.max(BOARD_END_OWN_TURNS.min(self.own_rounds_left())),
+            Variant::Dice | Variant::Kids => {
+                // The player to move's own turns before the `rounds` option ends the game.
+                let by_rounds = self
+                    .turns_left_by_rounds()
+                    .map_or(u32::MAX, |left| left.div_ceil(u32::from(rules.players)));
+                estimate.max(BOARD_END_OWN_TURNS.min(by_rounds))
+            }
         }
-    }
-
-    /// The turns the player to move has before the `rounds` option ends the game (unbounded
-    /// without it).
-    fn own_rounds_left(&self) -> u32 {
-        let rules = self.rules();
-        if rules.rounds == 0 {
-            return u32::MAX;
-        }
-        let players = u32::from(rules.players);
-        let left = (rules.rounds * players + 1).saturating_sub(self.turn());
-        left.div_ceil(players)
     }
 }
