@@ -13,7 +13,7 @@ use crate::rules::{
     Cell, DrawError, Game, Geometry, Move, MoveError, MoveScore, NotationError, Phase, Placement, Position,
     Rules, SetupError, Status, Variant,
 };
-use crate::search::{Clock, Limits};
+use crate::search::{Clock, Limits, Model, Watch};
 
 use super::command::{Command, GoArgs, Id, NewGameArgs, PositionArgs, RawMove, RawPlacement, Token};
 use super::job::Job;
@@ -60,6 +60,8 @@ pub struct Engine {
     /// Every draw and move since then, for `undo` and `history`.
     steps: Vec<Step>,
     options: EngineOptions,
+    /// What the engine has seen of how each seat plays, for `go` ([`crate::search::Model`]).
+    watch: Watch,
 }
 
 impl Default for Engine {
@@ -157,6 +159,7 @@ fn limits_of(position: &Position, args: GoArgs) -> Result<Limits, Failure> {
         infinite: args.infinite,
         clock,
         searchmoves: (!searchmoves.is_empty()).then_some(searchmoves),
+        models: Vec::new(),
     })
 }
 
@@ -243,6 +246,7 @@ impl Engine {
             origin: Origin::Start(rules),
             steps: Vec::new(),
             options: EngineOptions::default(),
+            watch: Watch::default(),
         }
     }
 
@@ -294,14 +298,26 @@ impl Engine {
         Effect::Reply(Response { id, result })
     }
 
-    /// Builds the job of a `go`.
-    fn go_job(&self, id: Option<Id>, args: GoArgs) -> Result<Job, Failure> {
+    /// Builds the job of a `go`: the limits, and how each seat is expected to move, from the
+    /// moves of this game.
+    fn go_job(&mut self, id: Option<Id>, args: GoArgs) -> Result<Job, Failure> {
         let position = self.game.position();
         match position.phase() {
             Phase::Over => Err(Failure::new(ErrorCode::GameOver, "the game is over")),
             Phase::Draw => Err(fail(ErrorCode::IllegalMove, MoveError::DrawDue)),
-            Phase::Place => Ok(Job::go(id, position.clone(), limits_of(position, args)?, self.options)),
+            Phase::Place => {
+                let limits = limits_of(position, args)?;
+                let limits = Limits { models: self.models(), ..limits };
+                Ok(Job::go(id, self.game.position().clone(), limits, self.options))
+            }
         }
+    }
+
+    /// How each seat is expected to move: as `greedy` while every move it made in this game was
+    /// greedy's, else as a strong player ([`crate::search::Model`]).
+    fn models(&mut self) -> Vec<Model> {
+        let seats = usize::from(self.game.position().rules().players);
+        self.watch.models(self.game.moves(), seats)
     }
 
     /// Executes a command that is answered at once.

@@ -1,4 +1,5 @@
-//! A game with its history: the position plus every earlier position, for `undo`.
+//! A game with its history: the position plus every earlier position, for `undo`, and the moves
+//! played, for whoever watches how the players play.
 
 use rand::Rng;
 
@@ -13,7 +14,10 @@ use super::tiles::Tiles;
 #[derive(Clone, Debug)]
 pub struct Game {
     position: Position,
+    /// The position before each draw and move, oldest first.
     history: Vec<Position>,
+    /// The move of each step of `history` (`None` for a draw).
+    moves: Vec<Option<Move>>,
 }
 
 impl Game {
@@ -24,11 +28,17 @@ impl Game {
 
     /// A game that starts at a given position (no history to undo).
     pub fn from_position(position: Position) -> Game {
-        Game { position, history: Vec::new() }
+        Game { position, history: Vec::new(), moves: Vec::new() }
     }
 
     pub fn position(&self) -> &Position {
         &self.position
+    }
+
+    /// Every move played in this game, oldest first, each with the position it was played in
+    /// (whose `to_move` is the seat that played it).
+    pub fn moves(&self) -> impl Iterator<Item = (&Position, &Move)> {
+        self.history.iter().zip(&self.moves).filter_map(|(before, mv)| Some((before, mv.as_ref()?)))
     }
 
     /// Draws given values.
@@ -39,6 +49,7 @@ impl Game {
         let before = self.position.clone();
         let hand = self.position.draw(values)?;
         self.history.push(before);
+        self.moves.push(None);
         Ok(hand)
     }
 
@@ -50,6 +61,7 @@ impl Game {
         let before = self.position.clone();
         let values = self.position.draw_random(rng)?;
         self.history.push(before);
+        self.moves.push(None);
         Ok(values)
     }
 
@@ -61,6 +73,7 @@ impl Game {
         let before = self.position.clone();
         let score = self.position.play(mv)?;
         self.history.push(before);
+        self.moves.push(Some(mv.clone()));
         Ok(score)
     }
 
@@ -70,6 +83,7 @@ impl Game {
     /// When there is nothing to take back.
     pub fn undo(&mut self) -> Result<(), UndoError> {
         self.position = self.history.pop().ok_or(UndoError)?;
+        self.moves.pop();
         Ok(())
     }
 }

@@ -9,8 +9,15 @@ use super::*;
 use crate::rules::Variant;
 use crate::search::{bench_positions, greedy_choice, Foresight};
 
-static UNLIMITED: Limits =
-    Limits { movetime: None, nodes: None, depth: None, infinite: true, clock: None, searchmoves: None };
+static UNLIMITED: Limits = Limits {
+    movetime: None,
+    nodes: None,
+    depth: None,
+    infinite: true,
+    clock: None,
+    searchmoves: None,
+    models: Vec::new(),
+};
 
 /// A future for the root: classic, the bag shuffled (its first `len` tiles; all of it when
 /// `None`); dice and kids, `len` rolls (64 when `None`).

@@ -28,7 +28,7 @@ impl Scored {
     }
 
     /// Greedy's order: the most gained, then the fewest points left open.
-    fn key(&self) -> (i64, std::cmp::Reverse<u32>) {
+    pub(super) fn key(&self) -> (i64, std::cmp::Reverse<u32>) {
         (self.gain, std::cmp::Reverse(self.open))
     }
 }

@@ -28,11 +28,13 @@ mod kids_end;
 mod kids_reply;
 mod montecarlo;
 mod open_points;
+mod opponents;
 mod scan;
 
 pub use bench::{bench, bench_positions, BenchResult};
 pub use eval::{equities_with, Weights};
 pub use foresight::{Foresight, ForesightError};
+pub use opponents::{is_greedy_move, Model, Watch};
 
 use budget::Budget;
 use foresight::Sight;
@@ -111,7 +113,7 @@ pub struct Clock {
     pub movestogo: Option<u32>,
 }
 
-/// When to stop, and what to search. The first limit reached ends the search; with no limit at
+/// When to stop, what to search, and how the other players are expected to move. The first limit reached ends the search; with no limit at
 /// all it takes [`DEFAULT_MOVE_TIME`].
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
@@ -130,6 +132,9 @@ pub struct Limits {
     /// Search only these moves (`go searchmoves`): the legal ones among them, or every move when
     /// none of them is legal.
     pub searchmoves: Option<Vec<Move>>,
+    /// How each seat is expected to choose its moves in the simulated turns, by seat (a seat not
+    /// listed: [`Model::Greedy`]); a [`Watch`] of the game's moves gives them.
+    pub models: Vec<Model>,
 }
 
 /// A progress report.

@@ -33,8 +33,9 @@
 //! equity after the candidate. A simulated turn adds to the mover's value what it changed of the
 //! evaluation of the mover's sheet (the entries and crosses it made, valued as the evaluation
 //! values them, less the turn it used up) and subtracts the pips of the drawn tiles it kept.
-//! Opponents play greedy's move (the most points now); the root's player, the best of greedy's
-//! [`OWN_CHOICES`] by that value.
+//! The root's player plays the best of greedy's [`OWN_CHOICES`] by that value; so does an opponent
+//! seen to play other moves than greedy's in this game ([`Model::Strong`], [`super::opponents`]);
+//! any other opponent plays greedy's move (the most points now).
 //!
 //! What was measured: tools/STRENGTH.md. In short, against greedy: at 300,000 nodes a move (about
 //! what `go movetime 100` searches here) stage 2 alone was as strong as stage 2 and the playouts,
@@ -70,6 +71,7 @@ use super::eval::{equities, final_margin, margin, sheet_equity_now};
 use super::foresight::Sight;
 use super::greedy::greedy_ranked;
 use super::open_points::open_points;
+use super::opponents::Model;
 use super::scan::{for_each_scored, gain_of, Choices, Stop, MOVE_CAP};
 use super::{Info, Limits, SearchOptions, SearchResult};
 
@@ -193,12 +195,26 @@ struct Root {
     only: Option<Vec<Move>>,
     /// The draws to come, for a clairvoyant search ([`super::foresight`]).
     sight: Option<Arc<Sight>>,
+    /// How each seat is expected to move ([`Limits::models`]).
+    models: Vec<Model>,
 }
 
 impl Root {
     fn new(pos: &Position, only: Option<&[Move]>) -> Root {
         let me = pos.rules().sheet_of_seat(pos.to_move());
-        Root { pos: pos.clone(), me, only: only.map(<[Move]>::to_vec), sight: None }
+        Root { pos: pos.clone(), me, only: only.map(<[Move]>::to_vec), sight: None, models: Vec::new() }
+    }
+
+    /// How many of greedy's best moves the player in `seat` chooses among by the evaluation in a
+    /// simulated turn: the root's player, and those expected to play as it does, [`OWN_CHOICES`];
+    /// a greedy player, greedy's one.
+    fn choices_of(&self, seat: usize) -> usize {
+        let own = self.pos.rules().sheet_of_seat(seat) == self.me;
+        if own || self.models.get(seat) == Some(&Model::Strong) {
+            OWN_CHOICES
+        } else {
+            1
+        }
     }
 
     /// The moves the shortlist looks at.
@@ -241,14 +257,14 @@ impl Sim {
 
     /// The mover's move after the draw `drawn`, and the mover's sheet value updated; `None` when
     /// the search was stopped before the move was known (a huge hand may take long to list).
-    /// Opponents play greedy's move; the root's player the best of greedy's [`OWN_CHOICES`] by
-    /// the same value. A turn is worth what it changes of the evaluation of the mover's sheet,
+    /// The mover chooses among greedy's best moves by the same value ([`Root::choices_of`]: one
+    /// of them for a greedy opponent, [`OWN_CHOICES`] otherwise). A turn is worth what it changes of the evaluation of the mover's sheet,
     /// its hand left out ([`sheet_equity_now`]: the entries and crosses made, less the turn
     /// used up), less the pips of the drawn tiles it keeps.
     fn reply(&mut self, root: &Root, drawn: &[u8], stop: &AtomicBool) -> Option<u64> {
         let rules = self.pos.rules();
         let sheet = rules.sheet_of_seat(self.pos.to_move());
-        let choices = if sheet == root.me { OWN_CHOICES } else { 1 };
+        let choices = root.choices_of(self.pos.to_move());
         let (moves, seen) = greedy_ranked(&self.pos, Choices::All, Stop::Abandon(stop), choices, MOVE_CAP);
         if stop.load(Ordering::Relaxed) {
             return None;
@@ -474,7 +490,7 @@ pub(crate) fn search(
     budget: &Budget<'_>,
     on_info: &mut dyn FnMut(&Info),
 ) -> Option<SearchResult> {
-    let root = Root { sight: sight.map(Arc::new), ..Root::new(pos, only) };
+    let root = Root { sight: sight.map(Arc::new), models: limits.models.clone(), ..Root::new(pos, only) };
     let threads = options.threads.max(1);
     let multipv = options.multipv.max(1);
     let mut cands = shortlist_stage(&root, multipv, budget)?;
@@ -672,8 +688,15 @@ mod tests {
     use super::*;
     use crate::search::{bench_positions, greedy_choice};
 
-    static UNLIMITED: Limits =
-        Limits { movetime: None, nodes: None, depth: None, infinite: true, clock: None, searchmoves: None };
+    static UNLIMITED: Limits = Limits {
+        movetime: None,
+        nodes: None,
+        depth: None,
+        infinite: true,
+        clock: None,
+        searchmoves: None,
+        models: Vec::new(),
+    };
 
     /// Stage 2's value of a candidate as it would be if the next player always played the greedy
     /// move, recomputed through the rules core: for every draw it lists, their sheet's value moves
@@ -752,6 +775,35 @@ mod tests {
         }
         assert!(checked >= 3, "{checked} candidates checked");
         assert!(better >= 1, "the choice never differed from greedy's move");
+    }
+
+    /// An opponent seen to play other moves than greedy's ([`Model::Strong`]) chooses among
+    /// greedy's few best moves by the value of their sheet, as one's own turn does: the margin
+    /// after their turn is never more than after greedy's reply, and less where another of the
+    /// few is worth more to them.
+    #[test]
+    fn a_strong_opponents_simulated_turn_is_at_least_greedys_for_them() {
+        let stop = AtomicBool::new(false);
+        let budget = Budget::new(&UNLIMITED, None, &stop);
+        let (mut checked, mut better) = (0, 0);
+        for pos in bench_positions() {
+            let models = vec![Model::Strong; usize::from(pos.rules().players)];
+            let root = Root { models, ..Root::new(&pos, None) };
+            let (cands, _) = shortlist(&root, 3, SHORTLIST_SCAN, &stop);
+            for cand in cands.iter().filter(|c| !own_turn_next(&root, c)) {
+                let Some(greedy) = greedy_next_turn(&root, cand) else { continue };
+                let got = next_turn(&root, cand, &budget).unwrap();
+                assert!(
+                    got <= greedy + 1e-9,
+                    "{got} > the margin after greedy's reply {greedy} in {}",
+                    pos.to_line()
+                );
+                checked += 1;
+                better += usize::from(got < greedy - 1e-9);
+            }
+        }
+        assert!(checked >= 12, "{checked} candidates checked");
+        assert!(better >= 1, "the strong opponent's choice never differed from greedy's move");
     }
 
     /// The candidates of a mid-game position after stage 2, with every sheet's value.
