@@ -596,6 +596,40 @@ mod tests {
         }
     }
 
+    /// `go` models a seat as it played in this game: greedy until its first other move, then a
+    /// strong player; an undo takes that back, and a game given as a position line has no moves
+    /// to go by.
+    #[test]
+    fn go_models_each_seat_by_the_moves_it_played_in_this_game() {
+        use crate::search::{is_greedy_move, Model};
+        let mut engine = Engine::with_seed(1);
+        reply(&mut engine, "newgame seed 4");
+        // Seat 1 plays greedy's moves; seat 2 too, except at its third turn.
+        for turn in 0..8 {
+            reply(&mut engine, "draw");
+            let other = turn == 5;
+            let pos = engine.position().clone();
+            let mv = pos
+                .movegen()
+                .legal_moves()
+                .into_iter()
+                .find(|mv| is_greedy_move(&pos, mv) == Some(!other))
+                .expect("a move of the kind wanted");
+            let models = engine.models();
+            let seat_two = if turn > 5 { Model::Strong } else { Model::Greedy };
+            assert_eq!(models, vec![Model::Greedy, seat_two], "before turn {turn}");
+            reply(&mut engine, &format!("place {mv}"));
+        }
+        assert_eq!(engine.models(), vec![Model::Greedy, Model::Strong]);
+        let line = engine.position().to_line();
+        for _ in 0..5 {
+            reply(&mut engine, "undo");
+        }
+        assert_eq!(engine.models(), vec![Model::Greedy; 2], "the other move was taken back");
+        reply(&mut engine, &format!("position {line}"));
+        assert_eq!(engine.models(), vec![Model::Greedy; 2], "a position line has no moves");
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
         #[test]

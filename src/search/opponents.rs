@@ -98,3 +98,88 @@ impl Watch {
         models
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    use crate::rules::{Game, Rules, Variant};
+    use crate::search::greedy::greedy;
+
+    /// Greedy's move in the position, as a move.
+    fn greedys(pos: &Position) -> Move {
+        let never = AtomicBool::new(false);
+        Move::new(greedy(pos, &never).expect("a move in a place phase").placements)
+    }
+
+    /// What a move adds to the mover's total in the standings (sheet less hand).
+    fn standing_gain(pos: &Position, mv: &Move) -> i64 {
+        let seat = pos.to_move();
+        let mut after = pos.clone();
+        after.play(mv).expect("a legal move");
+        after.standings()[seat].total - pos.standings()[seat].total
+    }
+
+    /// A legal move of the position that adds less to the mover's standing than greedy's, if
+    /// there is one.
+    fn another(pos: &Position) -> Option<Move> {
+        let best = standing_gain(pos, &greedys(pos));
+        pos.movegen().legal_moves().into_iter().find(|mv| standing_gain(pos, mv) < best)
+    }
+
+    /// A two-player classic game of `turns` moves: seat 1 always plays greedy's move, seat 2 too
+    /// except at its turns in `others` (counted from 0), where it plays another move.
+    fn game(turns: usize, others: &[usize]) -> Game {
+        let mut game = Game::new(Rules::new(Variant::Classic, 2).expect("2 players"));
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        for turn in 0..turns {
+            game.draw_random(&mut rng).expect("a draw");
+            let pos = game.position();
+            let mv = if turn % 2 == 1 && others.contains(&(turn / 2)) {
+                another(pos).expect("a move other than greedy's")
+            } else {
+                greedys(pos)
+            };
+            game.play(&mv).expect("a legal move");
+        }
+        game
+    }
+
+    #[test]
+    fn greedys_move_is_greedy_and_a_move_that_gains_less_is_not() {
+        let game = game(12, &[]);
+        let mut checked = 0;
+        for (before, mv) in game.moves() {
+            assert_eq!(is_greedy_move(before, mv), Some(true), "{mv} in {}", before.to_line());
+            let other = another(before).expect("a move other than greedy's");
+            assert_eq!(is_greedy_move(before, &other), Some(false), "{other} in {}", before.to_line());
+            checked += 1;
+        }
+        assert_eq!(checked, 12);
+        // An illegal move, or a position with nothing to place, tells nothing.
+        let pos = game.position();
+        assert_eq!(is_greedy_move(pos, &Move::pass()), None, "pass is not legal in a draw phase");
+    }
+
+    #[test]
+    fn a_seat_is_strong_from_its_first_move_other_than_greedys_on() {
+        // Seat 2's third move (turn 6 of the game) is not greedy's.
+        let full = game(12, &[2]);
+        let mut watch = Watch::default();
+        let moves: Vec<(&Position, &Move)> = full.moves().collect();
+        for n in 0..=moves.len() {
+            let models = watch.models(moves[..n].iter().copied(), 2);
+            let expected = if n >= 6 { Model::Strong } else { Model::Greedy };
+            assert_eq!(models, vec![Model::Greedy, expected], "after {n} moves");
+        }
+        // A watch that saw another game sees this one afresh: the same models as a new watch.
+        let greedy_only = game(12, &[]);
+        let mut other = Watch::default();
+        assert_eq!(other.models(full.moves(), 2)[1], Model::Strong);
+        assert_eq!(other.models(greedy_only.moves(), 2), vec![Model::Greedy; 2]);
+        assert_eq!(Watch::default().models(greedy_only.moves(), 2), vec![Model::Greedy; 2]);
+    }
+}
