@@ -316,8 +316,7 @@ impl Engine {
     /// How each seat is expected to move: as `greedy` while every move it made in this game was
     /// greedy's, else as a strong player ([`crate::search::Model`]).
     fn models(&mut self) -> Vec<Model> {
-        let seats = usize::from(self.game.position().rules().players);
-        self.watch.models(self.game.moves(), seats)
+        self.watch.models(&self.game)
     }
 
     /// Executes a command that is answered at once.
@@ -538,6 +537,7 @@ mod tests {
     use super::*;
     use crate::protocol::parse::{parse_line, Line};
     use proptest::prelude::*;
+    use std::sync::atomic::AtomicBool;
 
     fn reply(engine: &mut Engine, line: &str) -> String {
         match parse_line(line.as_bytes()) {
@@ -596,38 +596,71 @@ mod tests {
         }
     }
 
-    /// `go` models a seat as it played in this game: greedy until its first other move, then a
-    /// strong player; an undo takes that back, and a game given as a position line has no moves
-    /// to go by.
-    #[test]
-    fn go_models_each_seat_by_the_moves_it_played_in_this_game() {
-        use crate::search::{is_greedy_move, Model};
+    /// The move `go` answers, and its score.
+    fn go(engine: &mut Engine, args: GoArgs) -> (Move, f64) {
+        let Effect::Start(job) = engine.execute(None, Command::Go(args)) else { panic!("go starts a job") };
+        match job.run(&AtomicBool::new(false), &mut |_| ()).result {
+            Ok(Payload::BestMove { best, score, .. }) => (best, score),
+            other => panic!("go answered {other:?}"),
+        }
+    }
+
+    /// What a move adds to the mover's total in the standings.
+    fn standing_gain(pos: &Position, mv: &Move) -> i64 {
+        let mut after = pos.clone();
+        after.play(mv).expect("a legal move");
+        after.standings()[pos.to_move()].total - pos.standings()[pos.to_move()].total
+    }
+
+    /// A two-player game of eight turns in which both seats play greedy's move, except seat 2 at
+    /// its third turn: a move of fewer points. Checks the models `go` would use before each turn.
+    fn watched_game() -> Engine {
+        use crate::search::Model;
         let mut engine = Engine::with_seed(1);
+        reply(&mut engine, "setoption name Strategy value greedy");
         reply(&mut engine, "newgame seed 4");
-        // Seat 1 plays greedy's moves; seat 2 too, except at its third turn.
         for turn in 0..8 {
             reply(&mut engine, "draw");
-            let other = turn == 5;
-            let pos = engine.position().clone();
-            let mv = pos
-                .movegen()
-                .legal_moves()
-                .into_iter()
-                .find(|mv| is_greedy_move(&pos, mv) == Some(!other))
-                .expect("a move of the kind wanted");
-            let models = engine.models();
             let seat_two = if turn > 5 { Model::Strong } else { Model::Greedy };
-            assert_eq!(models, vec![Model::Greedy, seat_two], "before turn {turn}");
+            assert_eq!(engine.models(), vec![Model::Greedy, seat_two], "before turn {turn}");
+            let mut mv = go(&mut engine, GoArgs::default()).0;
+            if turn == 5 {
+                let pos = engine.position().clone();
+                let best = standing_gain(&pos, &mv);
+                let lesser = pos.movegen().legal_moves().into_iter().find(|m| standing_gain(&pos, m) < best);
+                mv = lesser.expect("a move of fewer points");
+            }
             reply(&mut engine, &format!("place {mv}"));
         }
+        reply(&mut engine, "setoption name Strategy value search");
+        engine
+    }
+
+    /// `go` models a seat as it played in this game: greedy until its first other move, then a
+    /// strong player, whose replies cost the mover more; an undo takes that back, and a game
+    /// given as a position line has no moves to go by.
+    #[test]
+    fn go_models_each_seat_by_the_moves_it_played_in_this_game() {
+        use crate::search::Model;
+        let mut engine = watched_game();
         assert_eq!(engine.models(), vec![Model::Greedy, Model::Strong]);
-        let line = engine.position().to_line();
+        reply(&mut engine, "draw");
+        let depth_one = GoArgs { depth: Some(1), ..GoArgs::default() };
+        let (_, watched) = go(&mut engine, depth_one.clone());
+        let line = format!("position {}", engine.position().to_line());
+        reply(&mut engine, &line);
+        assert_eq!(engine.models(), vec![Model::Greedy; 2], "a position line has no moves");
+        let (_, unwatched) = go(&mut engine, depth_one);
+        assert!(
+            watched < unwatched,
+            "a strong opponent's replies cost {watched}, a greedy one's {unwatched}"
+        );
+
+        let mut engine = watched_game();
         for _ in 0..5 {
             reply(&mut engine, "undo");
         }
         assert_eq!(engine.models(), vec![Model::Greedy; 2], "the other move was taken back");
-        reply(&mut engine, &format!("position {line}"));
-        assert_eq!(engine.models(), vec![Model::Greedy; 2], "a position line has no moves");
     }
 
     proptest! {

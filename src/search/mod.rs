@@ -34,7 +34,7 @@ mod scan;
 pub use bench::{bench, bench_positions, BenchResult};
 pub use eval::{equities_with, Weights};
 pub use foresight::{Foresight, ForesightError};
-pub use opponents::{is_greedy_move, Model, Watch};
+pub use opponents::{Model, Watch};
 
 use budget::Budget;
 use foresight::Sight;

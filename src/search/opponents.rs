@@ -17,7 +17,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use crate::rules::{Move, Phase, Position};
+use crate::rules::{Game, Move, Position};
 
 use super::greedy::greedy_ranked;
 use super::scan::{Choices, Stop};
@@ -36,13 +36,10 @@ pub enum Model {
 /// large kept hand) tells nothing, so that watching stays quick.
 const WATCH_CAP: u64 = 5_000;
 
-/// Whether `mv`, played in `before`, was greedy's move: it gains as much now as the best move
-/// and leaves no more points open. `None` when the move tells nothing: it was the only legal
-/// move, the position had more than [`WATCH_CAP`] moves, or the move is not legal there.
-pub fn is_greedy_move(before: &Position, mv: &Move) -> Option<bool> {
-    if before.phase() != Phase::Place || before.check(mv).is_err() {
-        return None;
-    }
+/// Whether `mv`, a legal move in `before`, was greedy's move: it gains as much now as the best
+/// move and leaves no more points open. `None` when the move tells nothing: it was the only legal
+/// move, or the position had more than [`WATCH_CAP`] moves.
+fn is_greedy_move(before: &Position, mv: &Move) -> Option<bool> {
     let never = AtomicBool::new(false);
     let (best, seen) = greedy_ranked(before, Choices::All, Stop::Answer(&never), 1, WATCH_CAP);
     if seen <= 1 || seen >= WATCH_CAP {
@@ -50,8 +47,7 @@ pub fn is_greedy_move(before: &Position, mv: &Move) -> Option<bool> {
     }
     let only = std::slice::from_ref(mv);
     let (played, _) = greedy_ranked(before, Choices::Only(only), Stop::Answer(&never), 1, WATCH_CAP);
-    let (best, played) = (best.first()?, played.first()?);
-    Some(played.key() >= best.key())
+    Some(played.first()?.key() >= best.first()?.key())
 }
 
 /// What has been seen of a game's moves, kept from one `go` to the next so that each move is
@@ -70,16 +66,11 @@ struct Seen {
 }
 
 impl Watch {
-    /// The model of every seat (`seats` of them) after the game's moves, oldest first, each with
-    /// the position it was played in ([`crate::rules::Game::moves`]). Moves already seen at the
-    /// same place of the same game are not looked at again.
-    pub fn models<'a>(
-        &mut self,
-        moves: impl Iterator<Item = (&'a Position, &'a Move)>,
-        seats: usize,
-    ) -> Vec<Model> {
-        let mut models = vec![Model::Greedy; seats];
-        for (i, (before, mv)) in moves.enumerate() {
+    /// The model of every seat after the moves of `game`. Moves already seen at the same place
+    /// of the same game are not looked at again.
+    pub fn models(&mut self, game: &Game) -> Vec<Model> {
+        let mut models = vec![Model::Greedy; usize::from(game.position().rules().players)];
+        for (i, (before, mv)) in game.moves().enumerate() {
             let known = self.seen.get(i).is_some_and(|s| s.mv == *mv && s.before == *before);
             if !known {
                 self.seen.truncate(i);
@@ -106,7 +97,7 @@ mod tests {
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
-    use crate::rules::{Game, Rules, Variant};
+    use crate::rules::{Rules, Variant};
     use crate::search::greedy::greedy;
 
     /// Greedy's move in the position, as a move.
@@ -159,27 +150,20 @@ mod tests {
             checked += 1;
         }
         assert_eq!(checked, 12);
-        // An illegal move, or a position with nothing to place, tells nothing.
-        let pos = game.position();
-        assert_eq!(is_greedy_move(pos, &Move::pass()), None, "pass is not legal in a draw phase");
     }
 
     #[test]
     fn a_seat_is_strong_from_its_first_move_other_than_greedys_on() {
         // Seat 2's third move (turn 6 of the game) is not greedy's.
-        let full = game(12, &[2]);
         let mut watch = Watch::default();
-        let moves: Vec<(&Position, &Move)> = full.moves().collect();
-        for n in 0..=moves.len() {
-            let models = watch.models(moves[..n].iter().copied(), 2);
+        for n in 0..=12 {
+            let models = watch.models(&game(n, &[2]));
             let expected = if n >= 6 { Model::Strong } else { Model::Greedy };
             assert_eq!(models, vec![Model::Greedy, expected], "after {n} moves");
         }
         // A watch that saw another game sees this one afresh: the same models as a new watch.
         let greedy_only = game(12, &[]);
-        let mut other = Watch::default();
-        assert_eq!(other.models(full.moves(), 2)[1], Model::Strong);
-        assert_eq!(other.models(greedy_only.moves(), 2), vec![Model::Greedy; 2]);
-        assert_eq!(Watch::default().models(greedy_only.moves(), 2), vec![Model::Greedy; 2]);
+        assert_eq!(watch.models(&greedy_only), vec![Model::Greedy; 2]);
+        assert_eq!(Watch::default().models(&greedy_only), vec![Model::Greedy; 2]);
     }
 }
