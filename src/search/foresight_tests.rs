@@ -7,17 +7,8 @@ use rand_chacha::ChaCha8Rng;
 
 use super::*;
 use crate::rules::Variant;
+use crate::search::UNLIMITED;
 use crate::search::{bench_positions, greedy_choice, Foresight};
-
-static UNLIMITED: Limits = Limits {
-    movetime: None,
-    nodes: None,
-    depth: None,
-    infinite: true,
-    clock: None,
-    searchmoves: None,
-    models: Vec::new(),
-};
 
 /// A future for the root: classic, the bag shuffled (its first `len` tiles; all of it when
 /// `None`); dice and kids, `len` rolls (64 when `None`).

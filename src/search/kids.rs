@@ -372,20 +372,11 @@ fn report(
 mod tests {
     use super::*;
     use crate::search::kids_reply::{open_cells, random_positions};
+    use crate::search::UNLIMITED;
     use crate::search::{greedy_choice, Limits};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
     use std::sync::atomic::AtomicBool;
-
-    static UNLIMITED: Limits = Limits {
-        movetime: None,
-        nodes: None,
-        depth: None,
-        infinite: true,
-        clock: None,
-        searchmoves: None,
-        models: Vec::new(),
-    };
 
     /// The points of the greedy move through the move generator for each of the next player's
     /// rolls, with its probability (none once the game is over): the slow, exact replies the

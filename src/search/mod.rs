@@ -137,6 +137,18 @@ pub struct Limits {
     pub models: Vec<Model>,
 }
 
+/// No limit but the stop flag: what the search's tests run their stages under.
+#[cfg(test)]
+pub(crate) static UNLIMITED: Limits = Limits {
+    movetime: None,
+    nodes: None,
+    depth: None,
+    infinite: true,
+    clock: None,
+    searchmoves: None,
+    models: Vec::new(),
+};
+
 /// A progress report.
 #[derive(Clone, Debug)]
 pub struct Info {

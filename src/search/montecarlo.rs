@@ -686,17 +686,8 @@ mod foresight_tests;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::UNLIMITED;
     use crate::search::{bench_positions, greedy_choice};
-
-    static UNLIMITED: Limits = Limits {
-        movetime: None,
-        nodes: None,
-        depth: None,
-        infinite: true,
-        clock: None,
-        searchmoves: None,
-        models: Vec::new(),
-    };
 
     /// Stage 2's value of a candidate as it would be if the next player always played the greedy
     /// move, recomputed through the rules core: for every draw it lists, their sheet's value moves
