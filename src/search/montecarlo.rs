@@ -726,23 +726,33 @@ mod tests {
         after.rules().sheet_of_seat(after.to_move()) == root.me
     }
 
-    /// When an opponent moves next, stage 2 is [`greedy_next_turn`]: opponents play greedy's move.
-    #[test]
-    fn next_turn_is_the_expected_change_of_the_greedy_reply() {
+    /// Stage 2's value and [`greedy_next_turn`]'s of the best three candidates of every bench
+    /// position after which one's own turn comes next (`own`) or an opponent's, with every seat
+    /// modelled as `model`; each with the position's line.
+    fn next_turns_and_greedys(model: Model, own: bool) -> Vec<(f64, f64, String)> {
         let stop = AtomicBool::new(false);
         let budget = Budget::new(&UNLIMITED, None, &stop);
-        let mut checked = 0;
+        let mut found = Vec::new();
         for pos in bench_positions() {
-            let root = Root::new(&pos, None);
+            let models = vec![model; usize::from(pos.rules().players)];
+            let root = Root { models, ..Root::new(&pos, None) };
             let (cands, _) = shortlist(&root, 3, SHORTLIST_SCAN, &stop);
-            for cand in cands.iter().filter(|c| !own_turn_next(&root, c)) {
-                let Some(expected) = greedy_next_turn(&root, cand) else { continue };
-                let got = next_turn(&root, cand, &budget).unwrap();
-                assert!((got - expected).abs() < 1e-9, "{got} != {expected} in {}", pos.to_line());
-                checked += 1;
+            for cand in cands.iter().filter(|c| own_turn_next(&root, c) == own) {
+                let Some(greedy) = greedy_next_turn(&root, cand) else { continue };
+                found.push((next_turn(&root, cand, &budget).unwrap(), greedy, pos.to_line()));
             }
         }
-        assert!(checked >= 12, "{checked} candidates checked");
+        found
+    }
+
+    /// When a greedy opponent moves next, stage 2 is [`greedy_next_turn`].
+    #[test]
+    fn next_turn_is_the_expected_change_of_the_greedy_reply() {
+        let found = next_turns_and_greedys(Model::Greedy, false);
+        for (got, expected, line) in &found {
+            assert!((got - expected).abs() < 1e-9, "{got} != {expected} in {line}");
+        }
+        assert!(found.len() >= 12, "{} candidates checked", found.len());
     }
 
     /// When one's own turn comes next, stage 2 plays the best of greedy's few moves by the same
@@ -750,22 +760,15 @@ mod tests {
     /// where another of the few is worth more.
     #[test]
     fn ones_own_simulated_turn_is_at_least_greedys() {
-        let stop = AtomicBool::new(false);
-        let budget = Budget::new(&UNLIMITED, None, &stop);
-        let (mut checked, mut better) = (0, 0);
-        for pos in bench_positions() {
-            let root = Root::new(&pos, None);
-            let (cands, _) = shortlist(&root, 3, SHORTLIST_SCAN, &stop);
-            for cand in cands.iter().filter(|c| own_turn_next(&root, c)) {
-                let Some(greedy) = greedy_next_turn(&root, cand) else { continue };
-                let got = next_turn(&root, cand, &budget).unwrap();
-                assert!(got >= greedy - 1e-9, "{got} < greedy's {greedy} in {}", pos.to_line());
-                checked += 1;
-                better += usize::from(got > greedy + 1e-9);
-            }
+        let found = next_turns_and_greedys(Model::Greedy, true);
+        for (got, greedy, line) in &found {
+            assert!(got >= &(greedy - 1e-9), "{got} < greedy's {greedy} in {line}");
         }
-        assert!(checked >= 3, "{checked} candidates checked");
-        assert!(better >= 1, "the choice never differed from greedy's move");
+        assert!(found.len() >= 3, "{} candidates checked", found.len());
+        assert!(
+            found.iter().any(|(got, greedy, _)| got > &(greedy + 1e-9)),
+            "the choice never differed from greedy's"
+        );
     }
 
     /// An opponent seen to play other moves than greedy's ([`Model::Strong`]) chooses among
@@ -774,27 +777,13 @@ mod tests {
     /// few is worth more to them.
     #[test]
     fn a_strong_opponents_simulated_turn_is_at_least_greedys_for_them() {
-        let stop = AtomicBool::new(false);
-        let budget = Budget::new(&UNLIMITED, None, &stop);
-        let (mut checked, mut better) = (0, 0);
-        for pos in bench_positions() {
-            let models = vec![Model::Strong; usize::from(pos.rules().players)];
-            let root = Root { models, ..Root::new(&pos, None) };
-            let (cands, _) = shortlist(&root, 3, SHORTLIST_SCAN, &stop);
-            for cand in cands.iter().filter(|c| !own_turn_next(&root, c)) {
-                let Some(greedy) = greedy_next_turn(&root, cand) else { continue };
-                let got = next_turn(&root, cand, &budget).unwrap();
-                assert!(
-                    got <= greedy + 1e-9,
-                    "{got} > the margin after greedy's reply {greedy} in {}",
-                    pos.to_line()
-                );
-                checked += 1;
-                better += usize::from(got < greedy - 1e-9);
-            }
+        let found = next_turns_and_greedys(Model::Strong, false);
+        for (got, greedy, line) in &found {
+            assert!(got <= &(greedy + 1e-9), "{got} > the margin after greedy's reply {greedy} in {line}");
         }
-        assert!(checked >= 12, "{checked} candidates checked");
-        assert!(better >= 1, "the strong opponent's choice never differed from greedy's move");
+        assert!(found.len() >= 12, "{} candidates checked", found.len());
+        let better = found.iter().any(|(got, greedy, _)| got < &(greedy - 1e-9));
+        assert!(better, "the strong opponent's choice never differed from greedy's move");
     }
 
     /// The candidates of a mid-game position after stage 2, with every sheet's value.
