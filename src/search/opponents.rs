@@ -10,10 +10,10 @@
 //! played. With no moves to go by (a game given as a position line, or a seat that has not moved
 //! yet) a player counts as greedy.
 //!
-//! Measured (tools/STRENGTH.md, "Opponents as they play"): modelling a search engine as a strong
-//! player instead of greedy won 57.8% of 200 two-player games at 300,000 nodes against the same
-//! engine modelling it as greedy; against `greedy` itself the greedy model is exact, and play is
-//! unchanged.
+//! Measured (tools/STRENGTH.md, "Opponents as they play"): against d028613, the engine before,
+//! which chooses the same moves as this one did with every opponent modelled as greedy, it won
+//! 54.6% [51.9, 57.3] of 1,000 two-player games at `go movetime 100` (elo +32, margin +6.2 a
+//! game). Against `greedy` the greedy model is exact, and play is unchanged move for move.
 
 use std::sync::atomic::AtomicBool;
 
