@@ -7,8 +7,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::*;
 use crate::rules::Variant;
-use crate::search::UNLIMITED;
-use crate::search::{bench_positions, greedy_choice, Foresight};
+use crate::search::{bench_positions, greedy_choice, Foresight, UNLIMITED};
 
 /// A future for the root: classic, the bag shuffled (its first `len` tiles; all of it when
 /// `None`); dice and kids, `len` rolls (64 when `None`).

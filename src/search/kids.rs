@@ -372,8 +372,7 @@ fn report(
 mod tests {
     use super::*;
     use crate::search::kids_reply::{open_cells, random_positions};
-    use crate::search::UNLIMITED;
-    use crate::search::{greedy_choice, Limits};
+    use crate::search::{greedy_choice, Limits, UNLIMITED};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
     use std::sync::atomic::AtomicBool;

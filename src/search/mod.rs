@@ -113,8 +113,8 @@ pub struct Clock {
     pub movestogo: Option<u32>,
 }
 
-/// When to stop, what to search, and how the other players are expected to move. The first limit reached ends the search; with no limit at
-/// all it takes [`DEFAULT_MOVE_TIME`].
+/// When to stop, what to search, and how the other players are expected to move. The first limit
+/// reached ends the search; with no limit at all it takes [`DEFAULT_MOVE_TIME`].
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
     /// The time for this move.

@@ -258,9 +258,10 @@ impl Sim {
     /// The mover's move after the draw `drawn`, and the mover's sheet value updated; `None` when
     /// the search was stopped before the move was known (a huge hand may take long to list).
     /// The mover chooses among greedy's best moves by the same value ([`Root::choices_of`]: one
-    /// of them for a greedy opponent, [`OWN_CHOICES`] otherwise). A turn is worth what it changes of the evaluation of the mover's sheet,
-    /// its hand left out ([`sheet_equity_now`]: the entries and crosses made, less the turn
-    /// used up), less the pips of the drawn tiles it keeps.
+    /// of them for a greedy opponent, [`OWN_CHOICES`] otherwise). A turn is worth what it
+    /// changes of the evaluation of the mover's sheet, its hand left out ([`sheet_equity_now`]:
+    /// the entries and crosses made, less the turn used up), less the pips of the drawn tiles it
+    /// keeps.
     fn reply(&mut self, root: &Root, drawn: &[u8], stop: &AtomicBool) -> Option<u64> {
         let rules = self.pos.rules();
         let sheet = rules.sheet_of_seat(self.pos.to_move());
@@ -686,8 +687,7 @@ mod foresight_tests;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::UNLIMITED;
-    use crate::search::{bench_positions, greedy_choice};
+    use crate::search::{bench_positions, greedy_choice, UNLIMITED};
 
     /// Stage 2's value of a candidate as it would be if the next player always played the greedy
     /// move, recomputed through the rules core: for every draw it lists, their sheet's value moves
