@@ -88,8 +88,8 @@ pub struct SearchOptions {
     pub threads: usize,
     /// How many best candidates to report.
     pub multipv: usize,
-    /// Seed of the search's own random generator: the same position, seed and node limit give
-    /// the same move.
+    /// Seed of the search's own random generator: the same position, seed, node limit and
+    /// [`Limits::models`] give the same move.
     pub seed: u64,
 }
 

@@ -56,7 +56,8 @@
 //! whole round (`go depth 3`) by -5.9 ± 5.0. None was kept.
 //!
 //! Nodes are moves generated and scored, by the shortlist and by the moves of the simulated
-//! turns; on one thread a node limit gives the same move for the same position and seed.
+//! turns; on one thread a node limit gives the same move for the same position, seed and
+//! [`Limits::models`].
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

@@ -14,6 +14,8 @@
 //! which chooses the same moves as this one did with every opponent modelled as greedy, it won
 //! 54.6% [51.9, 57.3] of 1,000 two-player games at `go movetime 100` (elo +32, margin +6.2 a
 //! game). Against `greedy` the greedy model is exact, and play is unchanged move for move.
+//! Watching costs little: the first `go` after a four-player game of 54 moves was set up answered
+//! `go nodes 1` in 2.0 ms instead of 0.2 ms, and 0.2 ms again at the next `go`.
 
 use std::sync::atomic::AtomicBool;
 
