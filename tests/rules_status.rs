@@ -209,9 +209,9 @@ fn the_share_of_the_game_left_falls_from_one_to_zero() {
 }
 
 /// What a clock is shared over (`own_turns_left_estimate`): in the dice and kids' games, whose end
-/// comes with the board, with two players and three, at least two own turns while the game runs, and never more than the
-/// `rounds` option leaves the player to move (counted turn by turn here); the classic game's
-/// estimate, from the bag, has no floor and comes down to one.
+/// comes with the board, with two players and three, at least two own turns while the game runs,
+/// and never more than the `rounds` option leaves the player to move (counted turn by turn here);
+/// the classic game's estimate, from the bag, has no floor and comes down to one.
 #[test]
 fn a_clock_plans_for_two_own_turns_while_a_board_game_runs_and_never_past_the_rounds() {
     let setups = [(Variant::Dice, 0), (Variant::Kids, 0), (Variant::Dice, 6), (Variant::Kids, 6)];
