@@ -79,6 +79,8 @@ pub struct Played {
     pub replay: String,
     /// The final score by seat (the team's score for a team member).
     pub scores: Vec<i64>,
+    /// The sheet (from 0) each seat writes on: partners share one.
+    pub sheets: Vec<usize>,
     /// The result by seat.
     pub outcomes: Vec<SeatResult>,
     /// The `score` lines of the final position, as the engine prints them.
@@ -328,13 +330,14 @@ impl Played {
         let rules = position.rules();
         let standings = position.standings();
         let players = usize::from(rules.players);
-        let scores: Vec<i64> = (0..players).map(|s| standings[rules.sheet_of_seat(s)].total).collect();
+        let sheets: Vec<usize> = (0..players).map(|s| rules.sheet_of_seat(s)).collect();
+        let scores: Vec<i64> = sheets.iter().map(|&i| standings[i].total).collect();
         let outcomes = outcomes(position, &end);
         let mut lines: Vec<String> = standings.iter().map(|s| s.to_string()).collect();
         if position.is_over() {
             lines.push("gameover".to_string());
         }
-        Played { replay, scores, outcomes, standings: lines, end, moves, duration, slowest_go }
+        Played { replay, scores, sheets, outcomes, standings: lines, end, moves, duration, slowest_go }
     }
 }
 
@@ -471,5 +474,42 @@ mod tests {
         let end = End::Fault { seat: 0, fault: Fault::Crash("gone".into()) };
         assert_eq!(outcomes(&p, &end), vec![SeatResult::Loss, SeatResult::Win]);
         assert_eq!(outcomes(&p, &End::Normal), vec![SeatResult::Draw, SeatResult::Draw]);
+    }
+
+    /// In a game of teams a seat's margin is over the other team's sheet, not over its partner's
+    /// (the same sheet, the same score), and the record says which sheet each seat wrote on; with
+    /// a sheet for every seat the record leaves that out and the margin is over the best other
+    /// seat.
+    #[test]
+    fn a_teams_margin_is_over_the_other_team() {
+        let mut rules = Rules::new(Variant::Classic, 4).expect("4 players are allowed");
+        rules.teams = true;
+        let mut game = Position::new(rules);
+        let mut dealer = Dealer::new(11);
+        while !game.is_over() {
+            if game.phase() == Phase::Draw {
+                dealer.deal(&mut game).expect("the dealer deals");
+            } else {
+                let mv = zatre::search::greedy_choice(&game).expect("a move is due");
+                game.play(&mv).expect("greedy's move is legal");
+            }
+        }
+        let played = Played::of(&game, End::Normal, String::new(), 0, Duration::ZERO, vec![]);
+        assert_eq!(played.sheets, vec![0, 0, 1, 1]);
+        let commands: Vec<String> = (0..4).map(|e| format!("engine{e}")).collect();
+        let record = crate::referee::Record::new(0, 0, 11, &commands, &[0, 1, 2, 3], &played);
+        let (a, b) = (record.score(0), record.score(2));
+        assert_ne!(a, b, "a drawn game proves nothing here");
+        assert_eq!((record.score(1), record.score(3)), (a, b));
+        for seat in 0..4 {
+            let other = if seat < 2 { b } else { a };
+            assert_eq!(record.margin(seat), Some(record.score(seat) - other), "seat {seat}");
+        }
+        let line = serde_json::to_string(&record).expect("a record serializes");
+        assert!(line.contains(r#""sheets":[0,0,1,1]"#), "{line}");
+
+        let alone = crate::referee::test_record(0, 0, [0, 1], [30, 20]);
+        assert_eq!((alone.margin(0), alone.margin(1)), (Some(10), Some(-10)));
+        assert!(!serde_json::to_string(&alone).expect("a record serializes").contains("sheets"));
     }
 }

@@ -27,7 +27,12 @@ pub struct Record {
     pub replay: String,
     /// The final score by seat.
     pub scores: Vec<i64>,
-    /// The winning seat from 1; null on a shared lead.
+    /// The sheet (from 0) each seat wrote on, in a game of teams, where partners share one;
+    /// absent when every seat has its own (and in records of older referees).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sheets: Vec<usize>,
+    /// The winning seat from 1; null on a shared lead, and in a game of teams (both partners
+    /// win: see `results`).
     pub winner: Option<usize>,
     /// `win`, `draw` or `loss` by seat.
     pub results: Vec<String>,
@@ -69,6 +74,7 @@ impl Record {
             }
             End::Aborted(message) => ("aborted".to_string(), None, Some(message.clone())),
         };
+        let shared = (1..played.sheets.len()).any(|s| played.sheets[..s].contains(&played.sheets[s]));
         let winners: Vec<usize> = played
             .outcomes
             .iter()
@@ -84,6 +90,7 @@ impl Record {
             seating: seating.to_vec(),
             replay: played.replay.clone(),
             scores: played.scores.clone(),
+            sheets: if shared { played.sheets.clone() } else { Vec::new() },
             winner: if winners.len() == 1 { Some(winners[0]) } else { None },
             results: played.outcomes.iter().map(|o| o.name().to_string()).collect(),
             end,
@@ -114,9 +121,18 @@ impl Record {
         self.scores.get(seat).copied().unwrap_or(0)
     }
 
-    /// The seat's final score minus the best other seat's; `None` in a game played alone.
+    /// The sheet the seat wrote on: its own, or its team's.
+    fn sheet(&self, seat: usize) -> usize {
+        self.sheets.get(seat).copied().unwrap_or(seat)
+    }
+
+    /// The seat's final score minus the best score of another sheet (a partner's seat does not
+    /// count: it is the same sheet); `None` in a game played alone.
     pub fn margin(&self, seat: usize) -> Option<i64> {
-        let best_other = self.scores.iter().enumerate().filter(|&(s, _)| s != seat).map(|(_, &v)| v).max();
+        let best_other = (0..self.scores.len())
+            .filter(|&s| self.sheet(s) != self.sheet(seat))
+            .map(|s| self.score(s))
+            .max();
         best_other.map(|b| self.score(seat) - b)
     }
 }
@@ -138,6 +154,7 @@ pub(crate) fn test_record(game: u64, pair: u64, seating: [usize; 2], scores: [i6
         seating: seating.to_vec(),
         replay: String::new(),
         scores: scores.to_vec(),
+        sheets: vec![],
         winner: None,
         results: vec![result(scores[0], scores[1]).into(), result(scores[1], scores[0]).into()],
         end: "normal".into(),
