@@ -476,37 +476,44 @@ mod tests {
         assert_eq!(outcomes(&p, &End::Normal), vec![SeatResult::Draw, SeatResult::Draw]);
     }
 
-    /// In a game of teams a seat's margin is over the other team's sheet, not over its partner's
-    /// (the same sheet, the same score), and the record says which sheet each seat wrote on; with
-    /// a sheet for every seat the record leaves that out and the margin is over the best other
-    /// seat.
+    /// In a game of teams (four players or six) a seat's margin is over the best other team's
+    /// sheet, not over its partner's (the same sheet, the same score), and the record says which
+    /// sheet each seat wrote on; with a sheet for every seat the record leaves that out and the
+    /// margin is over the best other seat.
     #[test]
     fn a_teams_margin_is_over_the_other_team() {
-        let mut rules = Rules::new(Variant::Classic, 4).expect("4 players are allowed");
-        rules.teams = true;
-        let mut game = Position::new(rules);
-        let mut dealer = Dealer::new(11);
-        while !game.is_over() {
-            if game.phase() == Phase::Draw {
-                dealer.deal(&mut game).expect("the dealer deals");
-            } else {
-                let mv = zatre::search::greedy_choice(&game).expect("a move is due");
-                game.play(&mv).expect("greedy's move is legal");
+        for players in [4u8, 6] {
+            let mut rules = Rules::new(Variant::Classic, players).expect("4 and 6 players are allowed");
+            rules.teams = true;
+            let mut game = Position::new(rules);
+            let mut dealer = Dealer::new(11);
+            while !game.is_over() {
+                if game.phase() == Phase::Draw {
+                    dealer.deal(&mut game).expect("the dealer deals");
+                } else {
+                    let mv = zatre::search::greedy_choice(&game).expect("a move is due");
+                    game.play(&mv).expect("greedy's move is legal");
+                }
             }
+            let seats = usize::from(players);
+            let played = Played::of(&game, End::Normal, String::new(), 0, Duration::ZERO, vec![]);
+            assert_eq!(played.sheets, (0..seats).map(|s| s / 2).collect::<Vec<_>>());
+            let commands: Vec<String> = (0..seats).map(|e| format!("engine{e}")).collect();
+            let seating: Vec<usize> = (0..seats).collect();
+            let record = crate::referee::Record::new(0, 0, 11, &commands, &seating, &played);
+            let team = |t: usize| record.score(2 * t);
+            for seat in 0..seats {
+                assert_eq!(record.score(seat), team(seat / 2), "partners share the score");
+                let other = (0..seats / 2).filter(|&t| t != seat / 2).map(team).max().expect("another team");
+                assert_eq!(record.margin(seat), Some(record.score(seat) - other), "seat {seat} of {players}");
+            }
+            // The leading team's margin is above zero: over a partner's seat it was zero at best.
+            let lead = (0..seats).max_by_key(|&s| record.score(s)).expect("seats");
+            assert!(record.margin(lead).expect("a margin") > 0, "a shared lead proves nothing here");
+            let line = serde_json::to_string(&record).expect("a record serializes");
+            let sheets: Vec<String> = played.sheets.iter().map(usize::to_string).collect();
+            assert!(line.contains(&format!(r#""sheets":[{}]"#, sheets.join(","))), "{line}");
         }
-        let played = Played::of(&game, End::Normal, String::new(), 0, Duration::ZERO, vec![]);
-        assert_eq!(played.sheets, vec![0, 0, 1, 1]);
-        let commands: Vec<String> = (0..4).map(|e| format!("engine{e}")).collect();
-        let record = crate::referee::Record::new(0, 0, 11, &commands, &[0, 1, 2, 3], &played);
-        let (a, b) = (record.score(0), record.score(2));
-        assert_ne!(a, b, "a drawn game proves nothing here");
-        assert_eq!((record.score(1), record.score(3)), (a, b));
-        for seat in 0..4 {
-            let other = if seat < 2 { b } else { a };
-            assert_eq!(record.margin(seat), Some(record.score(seat) - other), "seat {seat}");
-        }
-        let line = serde_json::to_string(&record).expect("a record serializes");
-        assert!(line.contains(r#""sheets":[0,0,1,1]"#), "{line}");
 
         let alone = crate::referee::test_record(0, 0, [0, 1], [30, 20]);
         assert_eq!((alone.margin(0), alone.margin(1)), (Some(10), Some(-10)));

@@ -74,7 +74,8 @@ impl Record {
             }
             End::Aborted(message) => ("aborted".to_string(), None, Some(message.clone())),
         };
-        let shared = (1..played.sheets.len()).any(|s| played.sheets[..s].contains(&played.sheets[s]));
+        let shared =
+            played.sheets.iter().collect::<std::collections::BTreeSet<_>>().len() < played.sheets.len();
         let winners: Vec<usize> = played
             .outcomes
             .iter()
