@@ -486,7 +486,37 @@ fn dice_and_kids_boards_have_the_engines_cells() {
         );
         check_against_engine(&browser, &mut judge);
         screenshot(&browser, &format!("zatre-web-{variant}.png"));
+        // Numbers are rolled and written: no bag, and no word of tiles drawn and placed.
+        let words = browser.js(
+            "return { bag: document.querySelector('#bag-panel').hidden, draw: document.querySelector('#draw').textContent, \
+             hand: document.querySelector('#hand-title').textContent }",
+        );
+        assert_eq!(words["bag"], Value::Bool(true), "{variant}: no bag shown: {words}");
+        assert_eq!(words["draw"], Value::from("Roll"), "{variant}: {words}");
+        assert!(
+            words["hand"].as_str().is_some_and(|h| h.starts_with("Roll") || h == "Your roll"),
+            "{variant}: {words}"
+        );
     }
+    // The kids' dice show 0 to 5: the key 0 picks a 0 of the hand.
+    load_line(
+        &browser,
+        "seats=human,engine:100 position variant=kids players=2 scoring=points must_place=maximum rounds=0 turn=1 tomove=1 phase=place board=- bag=- hands=05/- sheets=none;none",
+    );
+    wait_human_place(&browser);
+    browser.js("document.activeElement && document.activeElement.blur(); return true;");
+    browser.keys(&["0"]);
+    let picked = browser.wait_until(
+        "the 0 picked",
+        "const t = document.querySelector('#hand [data-hand-tile].selected'); return t && t.dataset.value",
+        Duration::from_secs(10),
+    );
+    assert_eq!(picked, Value::from("0"), "the key 0 picks the 0");
+    // Back to a classic game: the words of tiles come back.
+    start_game(&browser, "classic", &["human", "engine"], "3");
+    wait_human_place(&browser);
+    assert_eq!(browser.js("return document.querySelector('#draw').textContent"), Value::from("Draw"));
+    assert_eq!(browser.js("return document.querySelector('#bag-panel').hidden"), Value::Bool(false));
     no_console_errors(&browser);
 }
 
@@ -553,7 +583,14 @@ fn load_a_bad_line(browser: &Browser) -> String {
         Duration::from_secs(20),
     );
     assert!(error[1].as_str().is_some_and(|d| d.starts_with("position: invalid_position ")), "{error}");
-    error[0].as_str().unwrap_or_default().to_string()
+    let in_dialog = browser.js("const p = document.querySelector('#save-dialog[open] .dialog-error'); \
+         return p && p.getClientRects().length > 0 && p.textContent");
+    let sentence = error[0].as_str().unwrap_or_default().to_string();
+    assert!(
+        in_dialog.as_str().is_some_and(|t| t.starts_with(&sentence)),
+        "the open dialog says the error too: {in_dialog}"
+    );
+    sentence
 }
 
 /// The rule fields of the new-game dialog that are enabled: name -> value.
@@ -1057,9 +1094,28 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
     browser.emulate_phone(None);
     browser.set_viewport(390, 844);
     browser.click("#new-game");
-    check_layout(&browser, "390x844, dialog");
+    let v = check_layout(&browser, "390x844, dialog");
+    let start = browser.js("const b = document.querySelector('#start').getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]");
+    assert!(
+        in_viewport(
+            &serde_json::json!({"start": start, "inner": v["inner"], "height": v["height"]}),
+            "start"
+        ),
+        "Start in view: {start}"
+    );
     screenshot(&browser, "zatre-web-phone-dialog.png");
+    // The dialog (open by itself at the start, modal) has a language picker of its own.
+    browser.select("#dialog-lang", "cs");
+    let lang = browser.js("return [document.documentElement.lang, document.querySelector('#lang').value, document.querySelector('#start').textContent]");
+    assert_eq!((lang[0].clone(), lang[1].clone()), (Value::from("cs"), Value::from("cs")), "{lang}");
+    assert_ne!(lang[2], Value::from("Start"), "the dialog speaks Czech: {lang}");
+    browser.select("#dialog-lang", "en");
     browser.click("#cancel-new-game");
+    assert_eq!(
+        browser.js("return document.querySelector('#status').getClientRects().length"),
+        Value::from(0),
+        "the engine's status line is not shown to players"
+    );
     browser.click("#help");
     check_layout(&browser, "390x844, help");
     screenshot(&browser, "zatre-web-phone-help.png");
@@ -1280,7 +1336,12 @@ fn a_phone_starts_with_large_cells_that_keep_the_play_in_view() {
             browser.emulate_phone(Some((w, h)));
             browser.js("document.activeElement.blur(); window.scrollTo(0, 0); return true;");
             settle(&browser);
-            check_layout(&browser, &format!("{w}x{h} touch, {lang}"));
+            let v = check_layout(&browser, &format!("{w}x{h} touch, {lang}"));
+            let submit = browser.js(
+                "const b = document.querySelector('#submit').getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]",
+            );
+            let at = serde_json::json!({"submit": submit, "inner": v["inner"], "height": v["height"]});
+            assert!(in_viewport(&at, "submit"), "{w}x{h} {lang}: Submit in view under the board: {submit}");
             screenshot(&browser, &format!("zatre-web-touch-{w}x{h}-{lang}.png"));
         }
     }

@@ -11,6 +11,7 @@ export default {
   'button.reconnect': 'Neue Engine starten und weiterspielen',
   'button.dismiss': 'Schließen',
   'button.draw': 'Ziehen',
+  'button.draw.rolled': 'Würfeln',
   'button.submit': 'Zug abgeben',
   'button.takeBack': 'Zurücknehmen',
   'button.pass': 'Passen',
@@ -24,6 +25,7 @@ export default {
   'button.load': 'Laden',
 
   'setting.autoDraw': 'automatisch ziehen',
+  'setting.autoDraw.rolled': 'automatisch würfeln',
   'setting.zoom': 'Große Felder',
   'setting.showHidden': 'Verdeckte Steine der anderen zeigen',
 
@@ -32,7 +34,9 @@ export default {
   'turn.players': { one: '{n} Person', other: '{n} Personen' },
   'turn.number': 'Zug {n}',
   'turn.draws': '{who}: ziehen',
+  'turn.draws.rolled': '{who}: würfeln',
   'turn.places': '{who}: Steine anlegen',
+  'turn.places.rolled': '{who}: Zahlen eintragen',
   'turn.over': 'Spiel zu Ende',
 
   'seat.you': 'Du',
@@ -54,21 +58,31 @@ export default {
   'legend.double': 'x2-Feld',
   'legend.centre': 'rotes Startfeld',
   'legend.lit': 'nimmt den gewählten Stein',
+  'legend.lit.rolled': 'nimmt die gewählte Zahl',
   'legend.pending': 'in diesem Zug gelegt',
 
   'hand.yours': 'Deine Steine',
+  'hand.yours.rolled': 'Dein Wurf',
   'hand.of': 'Steine von {who}',
+  'hand.of.rolled': 'Wurf von {who}',
   'hand.none': 'Steine',
+  'hand.none.rolled': 'Wurf',
   'hand.tile': 'Stein {value}',
+  'hand.tile.rolled': 'Zahl {value}',
   'hand.notDrawn': 'noch nicht gezogen',
+  'hand.notDrawn.rolled': 'noch nicht gewürfelt',
   'hand.empty': 'keine',
   'hand.faceDown': { one: '{n} Stein, verdeckt', other: '{n} Steine, verdeckt' },
 
-  'move.pick': 'Wähle einen Stein (oder drücke 1–6), dann ein hervorgehobenes Feld.',
+  'move.pick': 'Wähle einen Stein, dann ein hervorgehobenes Feld.',
+  'move.pick.rolled': 'Wähle eine Zahl deines Wurfs, dann ein hervorgehobenes Feld.',
   'move.noFit': 'Kein Stein passt: passen.',
+  'move.noFit.rolled': 'Keine Zahl passt: passen.',
   'move.legalMore': 'Ein gültiger Zug: abgeben oder weitere Steine anlegen.',
+  'move.legalMore.rolled': 'Ein gültiger Zug: abgeben oder eine weitere Zahl eintragen.',
   'move.legal': 'Ein gültiger Zug: abgeben.',
   'move.incomplete': 'Noch kein vollständiger Zug: weitere Steine anlegen.',
+  'move.incomplete.rolled': 'Noch kein vollständiger Zug: eine weitere Zahl eintragen.',
   'move.placement': '{value} auf {cell}',
   'move.pass': 'passen',
 
@@ -92,6 +106,7 @@ export default {
   'sheet.toMove': 'am Zug',
   'sheet.total': { one: 'insgesamt {n} Punkt', other: 'insgesamt {n} Punkte' },
   'sheet.hand': 'Steine',
+  'sheet.hand.rolled': 'Wurf',
   'sheet.caption': 'Wertungsblatt',
   'sheet.row': 'Zeile',
   'sheet.mark': 'x2',
@@ -107,6 +122,7 @@ export default {
   'result.tie': 'Unentschieden: {who} teilen sich den ersten Platz.',
   'result.rank': '{rank}. {who}: {total}',
   'end.no_move': 'Niemand konnte mehr einen Stein anlegen.',
+  'end.no_move.rolled': 'Niemand konnte mehr eine Zahl eintragen.',
   'end.roll': 'Ein Wurf ließ sich nicht ganz eintragen.',
   'end.rounds': 'Die vereinbarten Runden sind gespielt.',
   'end.other': 'Das Spiel ist zu Ende ({code}).',
@@ -144,7 +160,7 @@ export default {
   'rule.must_place.help': 'Ob ein Zug so viele Steine legen muss wie irgend möglich, oder nur weiterlegen, solange einer passt.',
   'rule.must_place.maximum': 'so viele wie möglich',
   'rule.must_place.maximal': 'bis keiner mehr passt',
-  'rule.forced_double': 'Helles Feld ohne Wertung',
+  'rule.forced_double': 'x2-Feld ohne Wertung',
   'rule.forced_double.help': 'Ob ein Stein, der sonst nirgends passt, ohne 10 bis 12 auf ein x2-Feld darf.',
   'rule.forced_double.allow': 'erlaubt',
   'rule.forced_double.forbid': 'verboten',
@@ -225,7 +241,7 @@ export default {
     'Hervorgehobene Felder nehmen die gewählte Zahl. Dein Blatt hat eine Zeile pro Zug, ohne Bonus. Bei der Wertung mit Strichen gewinnt, wer die meisten Striche in der Spalte 10 hat.',
   'help.keys':
     'Mit Tab erreichst du den Spielplan als einen Halt; die Pfeiltasten gehen von Feld zu Feld, Pos1 und Ende an die Enden einer Reihe.\n' +
-    'Die Tasten 1 bis 6 wählen einen Stein mit dieser Augenzahl; Eingabe oder Leertaste legt ihn auf das Feld oder wählt einen Stein, auf dem der Fokus steht.\n' +
+    'Die Zifferntasten wählen einen Stein mit dieser Augenzahl (die Kinderwürfel: 0 bis 5); Eingabe oder Leertaste legt ihn auf das Feld oder wählt einen Stein, auf dem der Fokus steht.\n' +
     'Escape legt den gewählten Stein zurück oder nimmt den letzten Stein dieses Zugs zurück. Dann mit Tab zu „Zug abgeben“ und Eingabe drücken.',
 
   // Review mode (issue 28, js/review.js).

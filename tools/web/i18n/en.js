@@ -12,6 +12,7 @@ export default {
   'button.reconnect': 'Start a new engine and go on',
   'button.dismiss': 'Dismiss',
   'button.draw': 'Draw',
+  'button.draw.rolled': 'Roll',
   'button.submit': 'Submit move',
   'button.takeBack': 'Take back',
   'button.pass': 'Pass',
@@ -25,6 +26,7 @@ export default {
   'button.load': 'Load',
 
   'setting.autoDraw': 'draw by itself',
+  'setting.autoDraw.rolled': 'roll by itself',
   'setting.zoom': 'Large cells',
   'setting.showHidden': "Show other players' kept tiles",
 
@@ -33,7 +35,9 @@ export default {
   'turn.players': { one: '{n} player', other: '{n} players' },
   'turn.number': 'turn {n}',
   'turn.draws': '{who}: draw',
+  'turn.draws.rolled': '{who}: roll',
   'turn.places': '{who}: place tiles',
+  'turn.places.rolled': '{who}: write the numbers',
   'turn.over': 'game over',
 
   'seat.you': 'You',
@@ -55,21 +59,31 @@ export default {
   'legend.double': 'double cell',
   'legend.centre': 'centre',
   'legend.lit': 'takes the selected tile',
+  'legend.lit.rolled': 'takes the selected number',
   'legend.pending': 'put down this turn',
 
   'hand.yours': 'Your hand',
+  'hand.yours.rolled': 'Your roll',
   'hand.of': 'Hand of {who}',
+  'hand.of.rolled': 'Roll of {who}',
   'hand.none': 'Hand',
+  'hand.none.rolled': 'Roll',
   'hand.tile': 'tile {value}',
+  'hand.tile.rolled': 'number {value}',
   'hand.notDrawn': 'not drawn yet',
+  'hand.notDrawn.rolled': 'not rolled yet',
   'hand.empty': 'empty',
   'hand.faceDown': { one: '{n} tile, face down', other: '{n} tiles, face down' },
 
-  'move.pick': 'Pick a tile from your hand (or press 1–6), then a lit cell.',
+  'move.pick': 'Pick a tile from your hand, then a lit cell.',
+  'move.pick.rolled': 'Pick a number of your roll, then a lit cell.',
   'move.noFit': 'No tile fits: pass.',
+  'move.noFit.rolled': 'No number fits: pass.',
   'move.legalMore': 'A legal move: submit it, or add more tiles.',
+  'move.legalMore.rolled': 'A legal move: submit it, or write another number.',
   'move.legal': 'A legal move: submit it.',
   'move.incomplete': 'Not a complete move yet: add more tiles.',
+  'move.incomplete.rolled': 'Not a complete move yet: write another number.',
   'move.placement': '{value} on {cell}',
   'move.pass': 'pass',
 
@@ -93,6 +107,7 @@ export default {
   'sheet.toMove': 'to move',
   'sheet.total': { one: 'total {n} point', other: 'total {n} points' },
   'sheet.hand': 'hand',
+  'sheet.hand.rolled': 'Roll',
   'sheet.caption': 'Score sheet',
   'sheet.row': 'row',
   'sheet.mark': 'mark',
@@ -108,6 +123,7 @@ export default {
   'result.tie': 'A tie: {who} share first place.',
   'result.rank': '{rank}. {who}: {total}',
   'end.no_move': 'Nobody could place a tile any more.',
+  'end.no_move.rolled': 'Nobody could write a number any more.',
   'end.roll': 'A roll could not be written whole.',
   'end.rounds': 'The agreed number of rounds has been played.',
   'end.other': 'The game ended ({code}).',
@@ -226,7 +242,7 @@ export default {
     'Lit cells take the value you picked. Your sheet has one row per move, with no bonus. With dots scoring, most dots in the 10 column win.',
   'help.keys':
     'Tab reaches the board as one stop; the arrow keys move between cells, Home and End to the ends of a row.\n' +
-    'The keys 1 to 6 pick a tile of that value from your hand; Enter or Space puts it on the cell, or picks a focused hand tile.\n' +
+    'The number keys pick a tile of that value from your hand (the kids\' dice: 0 to 5); Enter or Space puts it on the cell, or picks a focused hand tile.\n' +
     'Escape puts the picked tile back, or takes back the last tile of this turn. Then Tab to Submit move and press Enter.',
 
   // Review mode (issue 28, js/review.js).

@@ -11,6 +11,7 @@ export default {
   'button.reconnect': 'Új motor indítása és folytatás',
   'button.dismiss': 'Bezárás',
   'button.draw': 'Húzás',
+  'button.draw.rolled': 'Dobás',
   'button.submit': 'Lépés beküldése',
   'button.takeBack': 'Visszavétel',
   'button.pass': 'Passz',
@@ -24,6 +25,7 @@ export default {
   'button.load': 'Betöltés',
 
   'setting.autoDraw': 'automatikus húzás',
+  'setting.autoDraw.rolled': 'automatikus dobás',
   'setting.zoom': 'Nagy mezők',
   'setting.showHidden': 'A többiek lefordított lapkáinak mutatása',
 
@@ -32,7 +34,9 @@ export default {
   'turn.players': { one: '{n} játékos', other: '{n} játékos' },
   'turn.number': '{n}. lépés',
   'turn.draws': '{who}: húzás',
+  'turn.draws.rolled': '{who}: dobás',
   'turn.places': '{who}: lerakás',
+  'turn.places.rolled': '{who}: számok beírása',
   'turn.over': 'vége a játéknak',
 
   'seat.you': 'Te',
@@ -54,21 +58,31 @@ export default {
   'legend.double': 'extra mező (duplázó)',
   'legend.centre': 'középső mező',
   'legend.lit': 'ide tehető a kiválasztott lapka',
+  'legend.lit.rolled': 'ide írható a kiválasztott szám',
   'legend.pending': 'ebben a lépésben letéve',
 
   'hand.yours': 'A lapkáid',
+  'hand.yours.rolled': 'A dobásod',
   'hand.of': 'Lapkák: {who}',
+  'hand.of.rolled': 'Dobás: {who}',
   'hand.none': 'Lapkák',
+  'hand.none.rolled': 'Dobás',
   'hand.tile': '{value}-s lapka',
+  'hand.tile.rolled': 'szám: {value}',
   'hand.notDrawn': 'még nincs húzva',
+  'hand.notDrawn.rolled': 'még nincs dobva',
   'hand.empty': 'nincs',
   'hand.faceDown': { one: '{n} lefordított lapka', other: '{n} lefordított lapka' },
 
-  'move.pick': 'Válassz egy lapkát (vagy nyomd meg az 1–6 gombot), aztán egy kiemelt mezőt.',
+  'move.pick': 'Válassz egy lapkát, aztán egy kiemelt mezőt.',
+  'move.pick.rolled': 'Válassz egy számot a dobásodból, aztán egy kiemelt mezőt.',
   'move.noFit': 'Egyik lapka sem fér el: passz.',
+  'move.noFit.rolled': 'Egyik szám sem írható be: passz.',
   'move.legalMore': 'Szabályos lépés: küldd be, vagy tegyél le még lapkát.',
+  'move.legalMore.rolled': 'Szabályos lépés: küldd be, vagy írj be még egy számot.',
   'move.legal': 'Szabályos lépés: küldd be.',
   'move.incomplete': 'Még nem teljes lépés: tegyél le még lapkát.',
+  'move.incomplete.rolled': 'Még nem teljes lépés: írj be még egy számot.',
   'move.placement': '{value} a(z) {cell} mezőre',
   'move.pass': 'passz',
 
@@ -92,6 +106,7 @@ export default {
   'sheet.toMove': 'soron van',
   'sheet.total': { one: 'összesen {n} pont', other: 'összesen {n} pont' },
   'sheet.hand': 'lapkák',
+  'sheet.hand.rolled': 'dobás',
   'sheet.caption': 'Versenylap',
   'sheet.row': 'sor',
   'sheet.mark': 'X',
@@ -107,8 +122,9 @@ export default {
   'result.tie': 'Döntetlen: {who} osztoznak az első helyen.',
   'result.rank': '{rank}. {who}: {total}',
   'end.no_move': 'Senki sem tudott már lapkát letenni.',
+  'end.no_move.rolled': 'Senki sem tudott már számot beírni.',
   'end.roll': 'Egy dobást nem lehetett teljesen beírni.',
-  'end.rounds': 'Letelt a megállapodott lépésszám.',
+  'end.rounds': 'Letelt a megállapodott számú kör.',
   'end.other': 'Vége a játéknak ({code}).',
 
   'dialog.newGame': 'Új játék',
@@ -218,14 +234,14 @@ export default {
     'Minden lépésben két dobókockával dobunk, és mindkét számot már beírt szám melletti üres mezőbe írod; kezdéskor középen 1 áll.\n' +
     'A sorban vagy oszlopban egymás mellett álló számok összege legfeljebb 12 lehet. A 10 1 pontot ér, a 11 2 pontot, a 12 4 pontot, a versenylap 10-es, 11-es és 12-es oszlopába.\n' +
     'A kiemelt mezőkbe írható a kiválasztott szám. Az átlók mezői (×2 jellel) az extra mezők, ezekhez nem kell 10–12: egy szám ott 2X-et ír a versenylap első oszlopába, kettő 4X-et, és az a sor duplán vagy négyszeresen számít.\n' +
-    'A teli sor hozzáadja a bónuszát. Vége a partinak az első dobás után, amelyet nem lehet teljesen beírni, vagy a megállapodott lépésszám után.',
+    'A teli sor hozzáadja a bónuszát. Vége a partinak az első dobás után, amelyet nem lehet teljesen beírni, vagy a megállapodott számú kör után.',
   'help.kids':
     'Gyerekjáték 10 × 10-es táblán: két dobókockával dobunk, a hatos 0-t ér, és mindkét értéket bármelyik üres mezőbe beírhatod.\n' +
     'A sorban vagy oszlopban egymás mellett álló számok összege legfeljebb 10 lehet. A 8 1 pontot ér, a 9 2 pontot, a 10 3 pontot; az átlón álló (×2 jelű) szám megduplázza a lépést.\n' +
     'A kiemelt mezőkbe írható a kiválasztott szám. A versenylapon lépésenként egy sor van, bónusz nélkül. Pöttyös pontozásnál az nyer, akinek a 10-es oszlopban a legtöbb pöttye van.',
   'help.keys':
     'A Tab billentyűvel a tábla egyetlen megállóként érhető el; a nyilak mezőről mezőre lépnek, a Home és az End a sor végeire.\n' +
-    'Az 1–6 billentyűk kiválasztanak egy ilyen értékű lapkát; az Enter vagy a szóköz leteszi a mezőre, vagy kiválasztja a fókuszban álló lapkát.\n' +
+    'A számbillentyűk kiválasztanak egy ilyen értékű lapkát (a gyerekkockák: 0–5); az Enter vagy a szóköz leteszi a mezőre, vagy kiválasztja a fókuszban álló lapkát.\n' +
     'Az Escape visszateszi a kiválasztott lapkát, vagy visszaveszi a lépés utolsó lapkáját. Utána Tabbal a „Lépés beküldése” gombra, és Enter.',
 
   // Review mode (issue 28, js/review.js).
@@ -235,7 +251,7 @@ export default {
   'review.close': 'Vissza a játszmához',
   'review.loadTitle': 'Játszma megnyitása',
   'review.inputLabel': 'Egy játszmasor, egy zatre-match jegyzőkönyv vagy egy mentett elemzés',
-  'review.inputHelp': 'Illesszen be egy „position startpos … moves …” sort, a zatre-match egy jegyzőkönyvsorát (JSON) vagy egy mentett elemzés JSON-ját, vagy nyisson meg egy fájlt.',
+  'review.inputHelp': 'Illessz be egy „position startpos … moves …” sort, a zatre-match egy jegyzőkönyvsorát (JSON) vagy egy mentett elemzés JSON-ját, vagy nyiss meg egy fájlt.',
   'review.open': 'Megnyitás',
   'review.file': 'Fájl megnyitása',
   'review.current': 'A táblán lévő játszma',
@@ -258,12 +274,12 @@ export default {
   'review.chartRegion': 'A játszma grafikonon',
   'review.tableTitle': 'A lépések táblázata',
   'review.tableCaption': 'Minden lépés: a megtett lépés és értéke, a program legjobb lépése és értéke, az elvesztett pontok',
-  'review.error.empty': 'Nincs mit elemezni: illesszen be egy sort, vagy nyisson meg egy fájlt.',
+  'review.error.empty': 'Nincs mit elemezni: illessz be egy sort, vagy nyiss meg egy fájlt.',
   'review.error.json': 'Ez a JSON nem játszma: kell benne egy „replay” sor (zatre-match jegyzőkönyv vagy mentett elemzés).',
   'review.error.noStart': 'Az elemzendő játszma „position startpos”-szal kezdődik, hogy minden lépés visszajátszható legyen.',
   'review.error.noMoves': 'Ebben a játszmában még nincs lépés.',
   'review.error.mismatch': 'A mentett elemzés nem ezekhez a lépésekhez tartozik.',
-  'review.error.nodes': 'Az állások számát egész számként adja meg, 1 és 100 000 000 között.',
+  'review.error.nodes': 'Az állások számát egész számként add meg, 1 és 100 000 000 között.',
   'review.error.answer': 'A program olyan választ adott, amelyet az elemzés nem tud elolvasni.',
   'review.seat': '{n}. játékos',
   'review.seatEngine': '{n}. játékos (program)',

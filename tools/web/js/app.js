@@ -8,7 +8,7 @@ import * as P from './parse.js';
 import { BoardView } from './board.js';
 import { renderSheets } from './sheets.js';
 import { NewGameDialog, newgameArgs, PRESET } from './dialog.js';
-import { CATALOGUES, LANGS, initialLang, setLang, t, tOr, num, translateStatic } from './i18n.js';
+import { CATALOGUES, LANGS, initialLang, setLang, setRolled, t, tOr, num, translateStatic } from './i18n.js';
 import { seatName, resultWords, endWords, errorWords, closeWords, rankName, moveWords } from './words.js';
 
 const $ = (sel) => document.querySelector(sel);
@@ -68,21 +68,26 @@ const dialog = new NewGameDialog($('#new-game-dialog'), (game) => startGame(game
 
 // ---- language -----------------------------------------------------------------------------
 
+/** The pickers of the language: the header's, and the New game dialog's (it opens by itself, modal). */
+const LANG_PICKERS = ['#lang', '#dialog-lang'];
+
 function fillLanguagePicker() {
-  $('#lang').replaceChildren(
-    ...LANGS.map((code) => {
-      const o = document.createElement('option');
-      o.value = code;
-      o.lang = code;
-      o.textContent = CATALOGUES[code]['language.name'];
-      return o;
-    }),
-  );
+  for (const picker of LANG_PICKERS) {
+    $(picker).replaceChildren(
+      ...LANGS.map((code) => {
+        const o = document.createElement('option');
+        o.value = code;
+        o.lang = code;
+        o.textContent = CATALOGUES[code]['language.name'];
+        return o;
+      }),
+    );
+  }
 }
 
 function applyLanguage(code) {
   setLang(code);
-  $('#lang').value = code;
+  for (const picker of LANG_PICKERS) $(picker).value = code;
   document.title = t('app.title');
   translateStatic();
   if (state.variants.length) dialog.relabel();
@@ -92,9 +97,15 @@ function applyLanguage(code) {
   board.rerender();
   render();
   renderHints();
+  measureHeader();
 }
 
 $('#lang').addEventListener('change', () => applyLanguage($('#lang').value));
+// The dialog's picker chooses through the header's, so that everything listening to it hears.
+$('#dialog-lang').addEventListener('change', () => {
+  $('#lang').value = $('#dialog-lang').value;
+  $('#lang').dispatchEvent(new Event('change'));
+});
 
 // ---- errors -------------------------------------------------------------------------------
 
@@ -115,12 +126,28 @@ function showError(e) {
     box.dataset.code = 'page';
   }
   box.hidden = false;
+  // The red bar is under a modal dialog's backdrop: the open dialog says it too.
+  const inDialog = document.querySelector('dialog[open] .dialog-error');
+  if (inDialog) {
+    inDialog.textContent = [$('#error').textContent, $('#error-detail').textContent].filter(Boolean).join(' — ');
+    inDialog.hidden = false;
+  }
 }
+
+/** Clears the error a dialog says (when it closes, or when the red bar is dismissed). */
+function clearDialogErrors() {
+  for (const p of document.querySelectorAll('.dialog-error')) {
+    p.hidden = true;
+    p.textContent = '';
+  }
+}
+for (const d of document.querySelectorAll('dialog')) d.addEventListener('close', clearDialogErrors);
 
 $('#error-dismiss').addEventListener('click', () => {
   state.shownError = null;
   $('#error-box').hidden = true;
   $('#error').textContent = '';
+  clearDialogErrors();
 });
 
 /** Runs one user action at a time; an error is shown, never thrown. */
@@ -162,7 +189,7 @@ function restoreFocus() {
     const tile = $('#hand [data-hand-tile]');
     if (tile) tile.focus();
     else board.focus();
-  } else if (last.closest && (last.closest('#side') || last.closest('#board'))) {
+  } else if (last.closest && (last.closest('#side') || last.closest('#board') || last.closest('dialog'))) {
     board.focus();
   }
 }
@@ -334,6 +361,10 @@ function render() {
     return;
   }
   const s = state.status;
+  // Dice and kids have no bag: their words are of numbers rolled and written.
+  if (setRolled(!state.position.bag)) translateStatic();
+  $('#bag-panel').hidden = !state.position.bag;
+  $('#show-hidden').closest('label').hidden = !state.position.bag; // no kept tiles to show either
   board.render({
     tiles: state.position.board,
     pending: state.pending,
@@ -607,14 +638,14 @@ function takeBackFrom(at) {
   });
 }
 
-// Keys anywhere outside a field: 1-6 pick a hand tile of that value, Escape puts the picked tile
+// Keys anywhere outside a field: a digit picks a hand tile of that value (kids' dice show 0 to 5), Escape puts the picked tile
 // back or takes the last tile of this turn back.
 document.addEventListener('keydown', (ev) => {
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
   const target = ev.target;
   if (target && target.closest && target.closest('input, select, textarea, dialog')) return;
   if (!state.status || !moverIsHuman() || state.status.phase !== 'place' || state.busy) return;
-  if (/^[1-9]$/.test(ev.key)) {
+  if (/^[0-9]$/.test(ev.key)) {
     const value = Number(ev.key);
     const used = new Set(state.pending.map((p) => p.index));
     const hand = moverHand();
@@ -731,9 +762,13 @@ function applyZoom() {
   if (on === null) on = coarse.matches && fittedCell() < TOUCH_CELL;
   $('#zoom').checked = on;
   $('#board-area').classList.toggle('zoomed', on);
-  // The header's height as wrapped now: a zoomed board's box leaves room for the hand under it.
-  document.documentElement.style.setProperty('--header-now', `${$('header').offsetHeight}px`);
+  measureHeader();
   keepBoardInView();
+}
+
+/** The header's height as wrapped now (its words differ by language): a zoomed board's box leaves room for the hand under it. */
+function measureHeader() {
+  document.documentElement.style.setProperty('--header-now', `${$('header').offsetHeight}px`);
 }
 
 $('#zoom').addEventListener('change', () => {

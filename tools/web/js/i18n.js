@@ -13,6 +13,12 @@ export const LANGS = Object.keys(CATALOGUES);
 
 const STORE = 'zatre-lang';
 let lang = 'en';
+/**
+ * Whether the game on the page is one of rolled numbers (dice, kids: no bag, the position's
+ * `bag=-`): numbers are rolled and written, not tiles drawn and placed. A catalogue gives such a
+ * game its own words for a key as `<key>.rolled`, which `t` then takes.
+ */
+let rolled = false;
 
 /** The language to start in: the one chosen before, else the browser's first one we have. */
 export function initialLang() {
@@ -44,6 +50,13 @@ export function currentLang() {
   return lang;
 }
 
+/** Sets whether the game's numbers are rolled (see `rolled`); says whether that changed. */
+export function setRolled(on) {
+  const changed = rolled !== on;
+  rolled = on;
+  return changed;
+}
+
 /** Whether the catalogues have a string of this name. */
 export function has(key) {
   return key in CATALOGUES[lang] || key in en;
@@ -55,6 +68,7 @@ export function has(key) {
  * `params.n` with the language's plural rules.
  */
 export function t(key, params = {}) {
+  if (rolled && has(`${key}.rolled`)) key = `${key}.rolled`;
   let s = key in CATALOGUES[lang] ? CATALOGUES[lang][key] : en[key];
   if (s === undefined) return key;
   if (typeof s === 'object') {

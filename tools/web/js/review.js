@@ -10,7 +10,7 @@
 
 import * as P from './parse.js';
 import { renderSheets } from './sheets.js';
-import { t, num } from './i18n.js';
+import { t, num, setRolled, translateStatic } from './i18n.js';
 import { ConnectionClosed } from './protocol.js';
 import { moveWords } from './words.js';
 
@@ -499,6 +499,8 @@ export class Review {
     const variant = (this.deps.variants() || []).find((v) => v.name === g.variant);
     const seats = Array.from({ length: g.players }, (_, i) => ({ kind: g.engines[i] ? 'engine' : 'human' }));
     if (seats.every((s) => s.kind === 'human') && seats.length === 1) seats.push({ kind: 'human' });
+    // The words of the reviewed game's kind (numbers rolled or tiles drawn), as on the board.
+    if (setRolled(!view.position.bag)) translateStatic();
     renderSheets($('#review-sheets'), view.score, {
       boxes: variant ? variant.boxes : ['a', 'b', 'c'],
       tomove: view.status.phase === 'over' ? 0 : view.status.tomove,
