@@ -41,10 +41,10 @@ export default {
 
   'seat.you': 'Ty',
   'seat.human': 'Hráč {n}',
-  'seat.engine': 'Hráč {n} (engine)',
+  'seat.engine': 'Hráč {n} (počítač)',
   'seat.team': 'Tým {n} (hráči {seats})',
   'kind.human': 'člověk',
-  'kind.engine': 'engine',
+  'kind.engine': 'počítač',
 
   'board.region': 'Hrací plán a legenda',
   'board.name': 'Hrací plán',
@@ -93,8 +93,8 @@ export default {
   'hint.play': 'Zahrát tuto nápovědu',
   'value.margin': 'očekávaný náskok {margin}',
   'value.win': 'šance na výhru {win} %',
-  'engine.thinkingStart': 'Engine přemýšlí…',
-  'engine.thinking': 'Engine přemýšlí: fáze {depth} · očekávaný náskok {margin} · prověřeno tahů: {nodes} · {time} ms',
+  'engine.thinkingStart': 'Počítač přemýšlí…',
+  'engine.thinking': 'Počítač přemýšlí: fáze {depth} · očekávaný náskok {margin} · prověřeno tahů: {nodes} · {time} ms',
   'engine.played': { one: '{who} zahrál {move}: {n} bod', few: '{who} zahrál {move}: {n} body', many: '{who} zahrál {move}: {n} bodu', other: '{who} zahrál {move}: {n} bodů' },
 
   'bag.title': 'Sáček',
@@ -282,7 +282,7 @@ export default {
   'review.error.nodes': 'Zadej počet pozic na hledání jako celé číslo od 1 do 100 000 000.',
   'review.error.answer': 'Program odpověděl tak, že odpověď nelze přečíst.',
   'review.seat': 'Hráč {n}',
-  'review.seatEngine': 'Hráč {n} (program)',
+  'review.seatEngine': 'Hráč {n} (počítač)',
   'review.end': 'Konec hry',
   'review.turnOf': 'Tah {n}: pokládá {seat}',
   'review.played': 'Zahráno: {move}',

@@ -41,10 +41,10 @@ export default {
 
   'seat.you': 'Du',
   'seat.human': 'Person {n}',
-  'seat.engine': 'Person {n} (Engine)',
+  'seat.engine': 'Person {n} (Computer)',
   'seat.team': 'Team {n} (Personen {seats})',
   'kind.human': 'Mensch',
-  'kind.engine': 'Engine',
+  'kind.engine': 'Computer',
 
   'board.region': 'Spielplan und Legende',
   'board.name': 'Spielplan',
@@ -93,8 +93,8 @@ export default {
   'hint.play': 'Diesen Tipp legen',
   'value.margin': 'erwarteter Vorsprung {margin}',
   'value.win': 'Gewinnchance {win} %',
-  'engine.thinkingStart': 'Die Engine denkt nach …',
-  'engine.thinking': 'Die Engine denkt nach: Stufe {depth} · erwarteter Vorsprung {margin} · {nodes} Züge geprüft · {time} ms',
+  'engine.thinkingStart': 'Der Computer denkt nach …',
+  'engine.thinking': 'Der Computer denkt nach: Stufe {depth} · erwarteter Vorsprung {margin} · {nodes} Züge geprüft · {time} ms',
   'engine.played': { one: '{who} legte {move}: {n} Punkt', other: '{who} legte {move}: {n} Punkte' },
 
   'bag.title': 'Beutel',
@@ -282,7 +282,7 @@ export default {
   'review.error.nodes': 'Gib die Stellungen je Suche als ganze Zahl von 1 bis 100.000.000 an.',
   'review.error.answer': 'Das Programm gab eine Antwort, die die Analyse nicht lesen kann.',
   'review.seat': 'Spieler {n}',
-  'review.seatEngine': 'Spieler {n} (Programm)',
+  'review.seatEngine': 'Person {n} (Computer)',
   'review.end': 'Das Ende der Partie',
   'review.turnOf': 'Zug {n}: {seat} legt',
   'review.played': 'Gespielt: {move}',

@@ -42,10 +42,10 @@ export default {
 
   'seat.you': 'You',
   'seat.human': 'Player {n}',
-  'seat.engine': 'Player {n} (engine)',
+  'seat.engine': 'Player {n} (computer)',
   'seat.team': 'Team {n} (players {seats})',
   'kind.human': 'human',
-  'kind.engine': 'engine',
+  'kind.engine': 'computer',
 
   'board.region': 'Board and legend',
   'board.name': 'Board',
@@ -94,8 +94,8 @@ export default {
   'hint.play': 'Play this hint',
   'value.margin': 'expected margin {margin}',
   'value.win': 'win {win}%',
-  'engine.thinkingStart': 'The engine is thinking…',
-  'engine.thinking': 'The engine is thinking: stage {depth} · expected margin {margin} · {nodes} moves looked at · {time} ms',
+  'engine.thinkingStart': 'The computer is thinking…',
+  'engine.thinking': 'The computer is thinking: stage {depth} · expected margin {margin} · {nodes} moves looked at · {time} ms',
   'engine.played': { one: '{who} played {move}: {n} point', other: '{who} played {move}: {n} points' },
 
   'bag.title': 'Bag',
@@ -283,7 +283,7 @@ export default {
   'review.error.nodes': 'Give the positions per search as a whole number from 1 to 100,000,000.',
   'review.error.answer': 'The engine gave an answer the review cannot read.',
   'review.seat': 'Player {n}',
-  'review.seatEngine': 'Player {n} (engine)',
+  'review.seatEngine': 'Player {n} (computer)',
   'review.end': 'The end of the game',
   'review.turnOf': 'Turn {n}: {seat} to place',
   'review.played': 'Played: {move}',

@@ -41,10 +41,10 @@ export default {
 
   'seat.you': 'Te',
   'seat.human': '{n}. játékos',
-  'seat.engine': '{n}. játékos (motor)',
+  'seat.engine': '{n}. játékos (gép)',
   'seat.team': '{n}. csapat ({seats}. játékos)',
   'kind.human': 'ember',
-  'kind.engine': 'motor',
+  'kind.engine': 'gép',
 
   'board.region': 'Tábla és jelmagyarázat',
   'board.name': 'Tábla',
@@ -93,8 +93,8 @@ export default {
   'hint.play': 'A tipp letétele',
   'value.margin': 'várható előny {margin}',
   'value.win': 'nyerési esély {win}%',
-  'engine.thinkingStart': 'A motor gondolkodik…',
-  'engine.thinking': 'A motor gondolkodik: {depth}. szakasz · várható előny {margin} · {nodes} megvizsgált lépés · {time} ms',
+  'engine.thinkingStart': 'A gép gondolkodik…',
+  'engine.thinking': 'A gép gondolkodik: {depth}. szakasz · várható előny {margin} · {nodes} megvizsgált lépés · {time} ms',
   'engine.played': { one: '{who} lépése {move}: {n} pont', other: '{who} lépése {move}: {n} pont' },
 
   'bag.title': 'Zsák',
@@ -282,7 +282,7 @@ export default {
   'review.error.nodes': 'Az állások számát egész számként add meg, 1 és 100 000 000 között.',
   'review.error.answer': 'A program olyan választ adott, amelyet az elemzés nem tud elolvasni.',
   'review.seat': '{n}. játékos',
-  'review.seatEngine': '{n}. játékos (program)',
+  'review.seatEngine': '{n}. játékos (gép)',
   'review.end': 'A játszma vége',
   'review.turnOf': '{n}. lépés: {seat} rak',
   'review.played': 'Megtett lépés: {move}',

@@ -9,7 +9,7 @@ function humans(seats) {
   return seats.filter((s) => s.kind === 'human').length;
 }
 
-/** A seat's name: "You" when it is the only human seat, else "Player n" or "Player n (engine)". */
+/** A seat's name: "You" when it is the only human seat, else "Player n" or "Player n (computer)". */
 export function seatName(n, seats) {
   const seat = seats[n - 1] || { kind: 'human' };
   if (seat.kind === 'human' && humans(seats) === 1) return t('seat.you');
