@@ -683,16 +683,12 @@ fn isready_stop_and_quit_overtake_the_lines_that_wait_for_a_job() {
         };
         assert!(sent.elapsed() < Duration::from_secs(1), "{last} took {:?}", sent.elapsed());
         assert!(counted[0].starts_with("=1 ") && counted[0].ends_with(" stopped"), "{counted:?}");
-        if last == "stop" {
-            for k in 0..40 {
-                assert_eq!(engine.response(PATIENCE), vec![format!("={} false", 10 + k), String::new()]);
-            }
-        } else {
-            assert_eq!(
-                engine.response(PATIENCE),
-                vec!["=3", ""],
-                "quit answers after the job, the lines dropped"
-            );
+        // The lines that waited are answered in order, also before a quit's own response.
+        for k in 0..40 {
+            assert_eq!(engine.response(PATIENCE), vec![format!("={} false", 10 + k), String::new()]);
+        }
+        if last == "quit" {
+            assert_eq!(engine.response(PATIENCE), vec!["=3", ""], "quit answers last");
         }
         engine.close_input();
         assert_eq!(engine.wait_exit(PATIENCE), 0);
@@ -756,6 +752,38 @@ fn end_of_input_with_a_reader_lets_a_job_finish_and_answers_every_line() {
     assert_eq!(engine.response(PATIENCE), vec!["=1 60", ""]);
     assert_eq!(engine.response(PATIENCE), vec!["=2 60", ""]);
     assert_eq!(engine.response(PATIENCE), vec!["=3 zatre", ""]);
+    assert_eq!(engine.wait_exit(PATIENCE), 0);
+}
+
+#[test]
+fn end_of_input_stops_an_infinite_go_that_waited_behind_a_job() {
+    // The `go infinite` held behind the perft started after the end of input and ran forever.
+    let mut engine = Engine::spawn(&[]);
+    engine.send(b"newgame seed 5\ndraw 1 2 3\n1 perft 2\n2 go infinite\n3 name\n");
+    engine.close_input();
+    assert_eq!(engine.response(PATIENCE), vec!["=", ""]);
+    assert_eq!(engine.response(PATIENCE), vec!["= 1 2 3", ""]);
+    assert_eq!(engine.response(PATIENCE), vec!["=1 40444", ""]);
+    // A read is answered while the go runs, before its bestmove.
+    assert_eq!(engine.response(PATIENCE), vec!["=3 zatre", ""]);
+    let bestmove = engine.response_skipping_info(PATIENCE);
+    assert!(bestmove[0].starts_with("=2 bestmove "), "{bestmove:?}");
+    assert_eq!(engine.wait_exit(PATIENCE), 0);
+}
+
+#[test]
+fn quit_answers_every_line_that_waited_before_it() {
+    // `quit` dropped the lines held behind a job: `2 name` was never answered.
+    let mut engine = Engine::spawn(&[]);
+    engine.send(HUGE_HAND.as_bytes());
+    assert_eq!(engine.response(PATIENCE), vec!["=", ""]);
+    engine.send(b"1 perft 2\n2 name\n3 legal count\n4 quit\n");
+    let perft = engine.response(PATIENCE);
+    assert!(perft[0].starts_with("=1 ") && perft[0].ends_with(" stopped"), "{perft:?}");
+    assert_eq!(engine.response(PATIENCE), vec!["=2 zatre", ""]);
+    let count = engine.response(PATIENCE);
+    assert!(count[0].starts_with("=3 ") && count[0].ends_with(" stopped"), "{count:?}");
+    assert_eq!(engine.response(PATIENCE), vec!["=4", ""]);
     assert_eq!(engine.wait_exit(PATIENCE), 0);
 }
 

@@ -10,7 +10,9 @@
 //! taken at once, always. While a `go` runs, commands that would change the game (or start a
 //! `go`, `perft` or `bench`) are `busy`, and the others are answered meanwhile (`legal` and `next`
 //! on the work lane). While a job runs on the work lane, every other line waits and is answered,
-//! in order, when the job has reported.
+//! in order, when the job has reported: a `busy` answer waits its turn too. `quit` answers the
+//! lines that wait before it (a job among them starts stopped) and then itself; after the end of
+//! input a `go infinite` that waited starts stopped.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -146,14 +148,9 @@ impl Session {
                     Lane::Work => self.work = None,
                 }
                 actions.push(Action::Write(response.to_string()));
-                if let State::Quitting(_) = self.state {
-                    if !self.is_running() {
-                        self.quit_now(&mut actions);
-                    }
-                } else {
-                    self.replay_held(&mut actions);
-                    self.exit_when_idle(&mut actions);
-                }
+                self.replay_held(&mut actions);
+                self.quit_when_idle(&mut actions);
+                self.exit_when_idle(&mut actions);
             }
             Event::GraceOver => {
                 if self.is_quitting() {
@@ -172,9 +169,9 @@ impl Session {
     }
 
     /// Answers the lines held back, in order, until one of them starts a job that holds the
-    /// rest again.
+    /// rest again. While quitting too: `quit` answers every line that came before it.
     fn replay_held(&mut self, actions: &mut Vec<Action>) {
-        while !self.holds_lines() && matches!(self.state, State::Serving | State::Draining) {
+        while !self.holds_lines() && !matches!(self.state, State::Ended) {
             let Some(line) = self.held.pop_front() else { return };
             self.take_line(line, actions);
         }
@@ -194,6 +191,15 @@ impl Session {
         }
     }
 
+    /// Ends a `quit` once its jobs have reported and the lines before it are answered.
+    fn quit_when_idle(&mut self, actions: &mut Vec<Action>) {
+        if self.is_quitting() && !self.is_running() && self.held.is_empty() {
+            self.quit_now(actions);
+        }
+    }
+
+    /// Answers the `quit` and exits. Lines still held (only when the grace ran out on a job
+    /// that did not report) go unanswered with that job.
     fn quit_now(&mut self, actions: &mut Vec<Action>) {
         let state = std::mem::replace(&mut self.state, State::Ended);
         if let State::Quitting(response) = state {
@@ -233,11 +239,11 @@ impl Session {
             Command::Quit => {
                 self.stop_all();
                 self.state = State::Quitting(Response::success(id, ""));
-                if !self.is_running() {
-                    self.quit_now(actions);
-                }
+                self.quit_when_idle(actions);
             }
             Command::IsReady => actions.push(Action::Write(Response::success(id, "readyok").to_string())),
+            // A line behind a work-lane job waits for its turn, a `busy` answer too.
+            _ if self.holds_lines() => self.held.push_back(line),
             command if self.search.is_some() && command.changes_game() => {
                 let failure = Failure::new(
                     ErrorCode::Busy,
@@ -246,7 +252,6 @@ impl Session {
                 warn!("{}", failure.message);
                 actions.push(Action::Write(Response::failure(id, failure).to_string()));
             }
-            _ if self.holds_lines() => self.held.push_back(line),
             command => self.execute(id, command, actions),
         }
     }
@@ -257,7 +262,14 @@ impl Session {
             Effect::Reply(response) => actions.push(Action::Write(response.to_string())),
             Effect::Start(job) => {
                 let lane = job.lane();
-                let stop = Arc::new(AtomicBool::new(false));
+                // A job started after `quit` (a line that waited before it) starts stopped; one
+                // started after the end of input runs to its end, unless it would wait for `stop`.
+                let stopped = match self.state {
+                    State::Serving => false,
+                    State::Draining => job.is_infinite(),
+                    State::Quitting(_) | State::Ended => true,
+                };
+                let stop = Arc::new(AtomicBool::new(stopped));
                 let running = Running { stop: Arc::clone(&stop), infinite: job.is_infinite() };
                 match lane {
                     Lane::Search => self.search = Some(running),
@@ -360,6 +372,82 @@ mod tests {
             assert!(matches!(actions.last(), Some(Action::Exit)));
             assert!(line(&mut session, "3 name").is_empty(), "nothing is read after quit");
         }
+    }
+
+    #[test]
+    fn a_busy_answer_waits_its_turn_behind_a_work_lane_job() {
+        // `4 place` was refused `busy` at once, ahead of the `=2` and `=3` it came after.
+        let mut session = Session::new(Engine::with_seed(1));
+        line(&mut session, "draw 1 2 3");
+        let (_, stop) = start(&mut session, "1 go infinite");
+        let (lane, _) = start(&mut session, "2 legal count");
+        assert_eq!(lane, Lane::Work);
+        for text in ["3 score", "4 place 1@h8,2@h9,3@h10", "5 status"] {
+            assert!(line(&mut session, text).is_empty(), "{text} waits for the legal count");
+        }
+        let done = session.handle(Event::Done(Lane::Work, Response::success(Id::new("2"), "60")));
+        let done = written(&done);
+        assert_eq!(done.len(), 4, "{done:?}");
+        assert_eq!(done[0], "=2 60\n\n");
+        assert!(done[1].starts_with("=3 player 1"), "{done:?}");
+        assert!(done[2].starts_with("?4 busy "), "{done:?}");
+        assert!(done[3].starts_with("=5 phase place"), "{done:?}");
+        assert_eq!(written(&line(&mut session, "6 stop")), ["=6\n\n"]);
+        assert!(stop.load(Ordering::Relaxed));
+    }
+
+    #[test]
+    fn quit_answers_the_lines_that_wait_before_it_a_job_among_them_stopped() {
+        // `quit` dropped the lines held behind a job: `2 name` was never answered.
+        let mut session = Session::new(Engine::with_seed(1));
+        line(&mut session, "draw 1 2 3");
+        let (_, stop) = start(&mut session, "1 perft 2");
+        for text in ["2 name", "3 legal count", "4 version"] {
+            assert!(line(&mut session, text).is_empty(), "{text} waits for the perft");
+        }
+        assert!(line(&mut session, "5 quit").is_empty(), "quit waits for the perft");
+        assert!(stop.load(Ordering::Relaxed));
+        let actions = session.handle(Event::Done(Lane::Work, Response::success(Id::new("1"), "0 stopped")));
+        assert_eq!(written(&actions), ["=1 0 stopped\n\n", "=2 zatre\n\n"]);
+        let Some(Action::Run { lane: Lane::Work, stop, .. }) = actions.last() else {
+            panic!("the legal count starts: {actions:?}");
+        };
+        assert!(stop.load(Ordering::Relaxed), "a job that waited before quit starts stopped");
+        let actions = session.handle(Event::Done(Lane::Work, Response::success(Id::new("3"), "0 stopped")));
+        assert_eq!(written(&actions), ["=3 0 stopped\n\n", "=4 0.1.0\n\n", "=5\n\n"]);
+        assert!(matches!(actions.last(), Some(Action::Exit)));
+    }
+
+    #[test]
+    fn an_infinite_go_that_waited_behind_a_job_is_stopped_by_the_end_of_input() {
+        // The held `go infinite` started after the end of input and ran forever.
+        let mut session = Session::new(Engine::with_seed(1));
+        line(&mut session, "draw 1 2 3");
+        let (_, perft_stop) = start(&mut session, "1 perft 2");
+        assert!(line(&mut session, "2 go infinite").is_empty());
+        assert!(session.handle(Event::EndOfInput).is_empty());
+        assert!(!perft_stop.load(Ordering::Relaxed), "a perft runs to its end");
+        let actions = session.handle(Event::Done(Lane::Work, Response::success(Id::new("1"), "40444")));
+        assert_eq!(written(&actions), ["=1 40444\n\n"]);
+        let Some(Action::Run { lane: Lane::Search, stop, .. }) = actions.last() else {
+            panic!("the go infinite starts: {actions:?}");
+        };
+        assert!(stop.load(Ordering::Relaxed), "a go infinite started after the end of input is stopped");
+        let actions =
+            session.handle(Event::Done(Lane::Search, Response::success(Id::new("2"), "bestmove pass")));
+        assert!(matches!(actions.last(), Some(Action::Exit)));
+
+        // A `go` without a limit (a second at most) that waited runs as it would have.
+        let mut session = Session::new(Engine::with_seed(1));
+        line(&mut session, "draw 1 2 3");
+        start(&mut session, "1 perft 2");
+        assert!(line(&mut session, "2 go").is_empty());
+        assert!(session.handle(Event::EndOfInput).is_empty());
+        let actions = session.handle(Event::Done(Lane::Work, Response::success(Id::new("1"), "40444")));
+        let Some(Action::Run { lane: Lane::Search, stop, .. }) = actions.last() else {
+            panic!("the go starts: {actions:?}");
+        };
+        assert!(!stop.load(Ordering::Relaxed), "a go with its limit of a second runs");
     }
 
     #[test]
