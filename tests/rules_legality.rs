@@ -3,7 +3,7 @@
 mod common;
 
 use common::{classic, mv, square};
-use zatre::rules::{DrawError, Game, MoveError, NotationError, Position, Rules, Variant};
+use zatre::rules::{DrawError, Game, MoveError, NotATile, NotationError, Position, Rules, Variant};
 
 fn refuse(pos: &Position, text: &str) -> MoveError {
     match pos.check(&mv(pos, text)) {
@@ -165,8 +165,8 @@ fn moves_and_draws_out_of_turn_are_refused() {
     let pos = game.position().clone();
     assert_eq!(pos.check(&mv(&pos, "5@h8")), Err(MoveError::DrawDue));
     assert_eq!(game.draw(&[5, 3]), Err(DrawError::Count { expected: 3, given: 2 }));
-    assert_eq!(game.draw(&[5, 3, 7]), Err(DrawError::Value { value: 7, min: 1, max: 6 }));
-    assert_eq!(game.draw(&[5, 3, 0]), Err(DrawError::Value { value: 0, min: 1, max: 6 }));
+    assert_eq!(game.draw(&[5, 3, 7]), Err(DrawError::Value(NotATile { value: 7, min: 1, max: 6 })));
+    assert_eq!(game.draw(&[5, 3, 0]), Err(DrawError::Value(NotATile { value: 0, min: 1, max: 6 })));
     game.draw(&[5, 3, 4]).unwrap();
     assert_eq!(game.draw(&[1, 1]), Err(DrawError::MoveDue));
     assert_eq!(game.position().to_line(), {
@@ -175,7 +175,7 @@ fn moves_and_draws_out_of_turn_are_refused() {
         p.to_line()
     });
     let mut kids_game = Game::new(Rules::new(Variant::Kids, 2).unwrap());
-    assert_eq!(kids_game.draw(&[6, 1]), Err(DrawError::Value { value: 6, min: 0, max: 5 }));
+    assert_eq!(kids_game.draw(&[6, 1]), Err(DrawError::Value(NotATile { value: 6, min: 0, max: 5 })));
     assert!(kids_game.draw(&[0, 5]).is_ok());
 }
 

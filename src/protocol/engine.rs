@@ -10,8 +10,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::rules::{
-    Cell, DrawError, Game, Geometry, Move, MoveError, MoveScore, NotationError, Phase, Placement, Position,
-    Rules, SetupError, Status, Variant,
+    Cell, DrawError, Game, Move, MoveError, MoveScore, NotationError, Phase, Placement, Position, Rules,
+    SetupError, Status, Variant,
 };
 use crate::search::{Clock, Limits, Model, Watch};
 
@@ -109,13 +109,19 @@ fn rules_of(args: &NewGameArgs) -> Result<Rules, Failure> {
         .map_err(|e| fail(ErrorCode::InvalidArgument, e))
 }
 
-/// Reads a move as the parser left it against a board.
-fn move_on(geometry: &Geometry, raw: &RawMove) -> Result<Move, NotationError> {
+/// Reads a move as the parser left it against the board of `position` and the values of its tiles.
+fn move_on(position: &Position, raw: &RawMove) -> Result<Move, NotationError> {
+    let geometry = position.board().geometry();
     match raw {
         RawMove::Pass => Ok(Move::pass()),
         RawMove::Place(placements) => placements
             .iter()
-            .map(|p| Placement::from_parts(geometry, p.value, usize::from(p.column), usize::from(p.row)))
+            .map(|p| {
+                let placement =
+                    Placement::from_parts(geometry, p.value, usize::from(p.column), usize::from(p.row))?;
+                position.rules().check_tile(p.value)?;
+                Ok(placement)
+            })
             .collect::<Result<_, _>>()
             .map(Move::new),
     }
@@ -123,7 +129,7 @@ fn move_on(geometry: &Geometry, raw: &RawMove) -> Result<Move, NotationError> {
 
 /// Reads a move against the board of `position`.
 fn move_of(position: &Position, raw: &RawMove) -> Result<Move, Failure> {
-    move_on(position.board().geometry(), raw).map_err(notation_failure)
+    move_on(position, raw).map_err(notation_failure)
 }
 
 /// What a move scores, as `place` and `score <move>` answer.
@@ -483,8 +489,7 @@ impl Engine {
     /// Builds the job of a `next`: the placements read against the board, the phase checked.
     fn next_job(&self, id: Option<Id>, raw: &[RawPlacement]) -> Result<Job, Failure> {
         let position = self.game.position();
-        let partial =
-            move_on(position.board().geometry(), &RawMove::Place(raw.to_vec())).map_err(notation_failure)?;
+        let partial = move_of(position, &RawMove::Place(raw.to_vec()))?;
         self.move_due()?;
         Ok(Job::next(id, position.clone(), partial.placements().to_vec()))
     }
@@ -510,7 +515,7 @@ fn replay(mut game: Game, tokens: &[Token]) -> Result<(Game, Vec<Step>), Failure
     for (k, token) in tokens.iter().enumerate() {
         let played = match token {
             Token::Draw(values) => game.draw(values).map(|_| draw_token(values)).map_err(|e| e.to_string()),
-            Token::Move(raw) => match move_on(game.position().board().geometry(), raw) {
+            Token::Move(raw) => match move_on(game.position(), raw) {
                 Ok(mv) => game.play(&mv).map(|_| mv.to_string()).map_err(|e| e.to_string()),
                 Err(e) => Err(e.to_string()),
             },

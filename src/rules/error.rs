@@ -7,6 +7,15 @@ use super::board::Axis;
 use super::geometry::Cell;
 use super::options::OptionError;
 
+/// A value the game has no tile for (`7`; kids: above `5`), in a draw, a move or a position line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+#[error("value {value} is not a tile of this game ({min} to {max})")]
+pub struct NotATile {
+    pub value: u8,
+    pub min: u8,
+    pub max: u8,
+}
+
 /// Text that is not a placement, a move or a draw.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum NotationError {
@@ -14,6 +23,8 @@ pub enum NotationError {
     Placement(String),
     #[error("'{0}' is not a cell of this board")]
     NotACell(String),
+    #[error(transparent)]
+    NotATile(#[from] NotATile),
     #[error("'{0}' is not a draw token (+ and the drawn values)")]
     Draw(String),
 }
@@ -27,8 +38,8 @@ pub enum DrawError {
     GameOver,
     #[error("the rules call for {expected} tile(s) now, not {given}")]
     Count { expected: usize, given: usize },
-    #[error("value {value} is not a tile of this game ({min} to {max})")]
-    Value { value: u8, min: u8, max: u8 },
+    #[error(transparent)]
+    Value(#[from] NotATile),
     #[error("the bag holds no more {value}s than {available}")]
     NotInBag { value: u8, available: u8 },
 }

@@ -18,7 +18,7 @@ mod status;
 mod tiles;
 
 pub use board::{Axis, Board};
-pub use error::{DrawError, MoveError, NotationError, SetupError, UndoError};
+pub use error::{DrawError, MoveError, NotATile, NotationError, SetupError, UndoError};
 pub use game::Game;
 pub use game_length::BOARD_END_OWN_TURNS;
 pub use geometry::{Cell, Geometry, Shape, Square};

@@ -8,6 +8,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
+use super::error::NotATile;
 use super::geometry::Shape;
 
 /// A rule option that cannot be set.
@@ -543,6 +544,20 @@ impl Rules {
     /// The largest tile value.
     pub fn max_value(&self) -> u8 {
         self.min_value() + 5
+    }
+
+    /// Checks that the game has tiles of `value`: the one check of a value given in a draw, a
+    /// move or a position line.
+    ///
+    /// # Errors
+    /// [`NotATile`] when the value is out of [`Rules::min_value`] to [`Rules::max_value`].
+    pub fn check_tile(&self, value: u8) -> Result<u8, NotATile> {
+        let (min, max) = (self.min_value(), self.max_value());
+        if (min..=max).contains(&value) {
+            Ok(value)
+        } else {
+            Err(NotATile { value, min, max })
+        }
     }
 
     /// Whether a placement needs an occupied neighbour.

@@ -218,11 +218,11 @@ impl Position {
         if values.len() != expected {
             return Err(DrawError::Count { expected, given: values.len() });
         }
-        let (min, max) = (self.rules.min_value(), self.rules.max_value());
-        if let Some(&value) = values.iter().find(|&&v| v < min || v > max) {
-            return Err(DrawError::Value { value, min, max });
+        for &value in values {
+            self.rules.check_tile(value)?;
         }
-        let drawn = Tiles::from_values(values).ok_or(DrawError::Value { value: 9, min, max })?;
+        // Safe: every value was just checked to be 0 to 6, and `from_values` refuses only above 6.
+        let drawn = Tiles::from_values(values).expect("tile values are 0 to 6");
         if self.rules.variant == Variant::Classic {
             if let Some(value) = drawn.distinct().find(|&v| drawn.count(v) > self.bag.count(v)) {
                 return Err(DrawError::NotInBag { value, available: self.bag.count(value) });

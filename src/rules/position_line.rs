@@ -136,9 +136,7 @@ fn parse_board(rules: &Rules, text: &str) -> Result<Board, SetupError> {
     }
     for item in text.split(',') {
         let p = Placement::parse(geometry, item).map_err(|e| bad("board", e.to_string()))?;
-        if p.value < rules.min_value() || p.value > rules.max_value() {
-            return Err(bad("board", format!("{} is not a tile of this game", p.value)));
-        }
+        rules.check_tile(p.value).map_err(|e| bad("board", e.to_string()))?;
         if !board.is_empty_cell(p.cell) {
             return Err(bad("board", format!("{} is named twice", p.cell)));
         }
