@@ -356,10 +356,9 @@ impl Position {
             self.hands[seat] = Tiles::empty();
         }
         self.turn += 1;
-        let players = u32::from(self.rules.players);
-        let ended = (self.rules.rounds > 0 && self.turn > self.rules.rounds * players)
+        let ended = self.rounds_played()
             || match self.rules.variant {
-                Variant::Classic => self.bag.is_empty() && !self.hands.iter().any(|&h| self.hand_can_move(h)),
+                Variant::Classic => self.classic_blocked(),
                 Variant::Dice => !roll_writable,
                 Variant::Kids => !self.kids_cell_left(),
             };
@@ -387,8 +386,19 @@ impl Position {
         seen
     }
 
-    /// Whether some empty kids' cell still takes a value (a 0 fits wherever anything does).
-    fn kids_cell_left(&self) -> bool {
+    /// Whether the last round the `rounds` option allows has been played: the game is over.
+    pub(super) fn rounds_played(&self) -> bool {
+        self.rules.rounds > 0 && self.turn > self.rules.rounds * u32::from(self.rules.players)
+    }
+
+    /// The classic game's own end: the bag is empty and no hand can place a tile.
+    pub(super) fn classic_blocked(&self) -> bool {
+        self.bag.is_empty() && !self.hands.iter().any(|&h| self.hand_can_move(h))
+    }
+
+    /// Whether some empty kids' cell still takes a value (a 0 fits wherever anything does): the
+    /// kids' game ends when none does.
+    pub(super) fn kids_cell_left(&self) -> bool {
         let limit = self.rules.limit();
         self.board
             .geometry()

@@ -239,7 +239,87 @@ fn check_consistency(pos: &Position) -> Result<(), SetupError> {
                     return Err(bad("hands", "only the player to move holds a roll of two, while placing"));
                 }
             }
+            if rules.variant == Variant::Kids && pos.board.count() == 0 && pos.turn != 1 {
+                return Err(bad("turn", "an empty kids' board is at turn 1"));
+            }
+        }
+    }
+    check_start(pos)?;
+    check_phase(pos)
+}
+
+/// Before the first move: the board is empty (but for the dice game's centre), every sheet too,
+/// and only the first player holds tiles, once drawn (classic: the three of the start draw).
+fn check_start(pos: &Position) -> Result<(), SetupError> {
+    let preset = usize::from(pos.rules.variant == Variant::Dice);
+    if pos.board.count() > preset {
+        return Ok(());
+    }
+    if pos.sheets.iter().any(|sheet| !sheet.rows().is_empty()) {
+        return Err(bad("sheets", "no move has been played on an empty board: every sheet is none"));
+    }
+    if pos.phase == Phase::Over && pos.rules.variant != Variant::Dice {
+        return Err(bad("phase", "the game is not over before its first move"));
+    }
+    if pos.rules.variant == Variant::Classic {
+        let mover = pos.hands[pos.to_move].len();
+        let others = pos.hands.iter().enumerate().any(|(seat, h)| seat != pos.to_move && !h.is_empty());
+        let drawn = match pos.phase {
+            Phase::Draw => mover == 0,
+            _ => mover == 3,
+        };
+        if others || !drawn {
+            return Err(bad(
+                "hands",
+                "on an empty board the hands are empty until the start draw gives the first player three tiles",
+            ));
         }
     }
     Ok(())
+}
+
+/// The phase against the end of the game, as play decides it and `status` explains it: `over`
+/// exactly when the last round `rounds` allows has been played or the variant's own end holds,
+/// as far as the position shows it (the dice game's end, a roll that could not be written, is
+/// gone from the position: any turn after the first may have ended it).
+fn check_phase(pos: &Position) -> Result<(), SetupError> {
+    let rules = &pos.rules;
+    if rules.rounds > 0 {
+        let last = rules.rounds * u32::from(rules.players);
+        if pos.turn > last + 1 {
+            return Err(bad("turn", format!("rounds={} ends the game after turn {last}", rules.rounds)));
+        }
+    }
+    let rounds_played = pos.rounds_played();
+    match pos.phase {
+        Phase::Over if rounds_played => Ok(()),
+        Phase::Over => match rules.variant {
+            Variant::Classic if !pos.classic_blocked() => {
+                Err(bad("phase", "the game is not over while the bag holds tiles or a hand can place one"))
+            }
+            Variant::Kids if pos.kids_cell_left() => {
+                Err(bad("phase", "the game is not over while a cell takes a value"))
+            }
+            Variant::Dice if pos.turn < 2 => Err(bad("phase", "the game is not over before its first move")),
+            _ => Ok(()),
+        },
+        _ if rounds_played => Err(bad(
+            "phase",
+            format!("the game is over: rounds={} ends it after turn {}", rules.rounds, pos.turn - 1),
+        )),
+        phase => match rules.variant {
+            Variant::Classic if phase == Phase::Draw && pos.classic_blocked() => {
+                Err(bad("phase", "the game is over: the bag is empty and no hand can place a tile"))
+            }
+            Variant::Classic
+                if phase == Phase::Place && pos.hands[pos.to_move].is_empty() && !pos.bag.is_empty() =>
+            {
+                Err(bad("hands", "a draw leaves the player to move a tile while the bag holds any"))
+            }
+            Variant::Kids if !pos.kids_cell_left() => {
+                Err(bad("phase", "the game is over: no cell takes a value"))
+            }
+            _ => Ok(()),
+        },
+    }
 }

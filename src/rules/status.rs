@@ -75,8 +75,7 @@ impl Position {
     /// itself is gone from the position), `no_move` in the classic and kids' games. When a game's
     /// own end falls on the last allowed round, `rounds` is said.
     fn end_reason(&self) -> EndReason {
-        let players = u32::from(self.rules.players);
-        if self.rules.rounds > 0 && self.turn > self.rules.rounds * players {
+        if self.rounds_played() {
             return EndReason::Rounds;
         }
         match self.rules.variant {

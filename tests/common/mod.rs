@@ -75,10 +75,12 @@ pub fn classic(board: &str, hands: &[&str], options: &str) -> Position {
     Position::from_line(&line).unwrap_or_else(|e| panic!("{e}: {line}"))
 }
 
-/// A dice (`variant=dice`) or kids position with the roll `hand` to place, for two players.
+/// A dice (`variant=dice`) or kids position with the roll `hand` to place, for two players: turn 1
+/// on an empty kids' board, else the first turn of the third round.
 pub fn square(variant: &str, board: &str, hand: &str, options: &str) -> Position {
+    let turn = if board == "-" { 1 } else { 5 };
     let line = format!(
-        "variant={variant} players=2 {options} turn=5 tomove=1 phase=place board={board} bag=- hands={hand}/- sheets=none;none"
+        "variant={variant} players=2 {options} turn={turn} tomove=1 phase=place board={board} bag=- hands={hand}/- sheets=none;none"
     );
     Position::from_line(&line).unwrap_or_else(|e| panic!("{e}: {line}"))
 }
