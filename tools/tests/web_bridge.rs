@@ -1,6 +1,7 @@
 //! The bridge `zatre-web` through real processes and a WebSocket client: the address it prints,
-//! the page it serves, lines relayed verbatim, who may connect, the engine limit, over-long lines,
-//! and that no engine process outlives its page or the bridge.
+//! the page it serves, lines relayed verbatim, the commands it does not relay, who may connect,
+//! the engine limits, the answer deadline, pings, over-long lines, the log, and that no engine
+//! process outlives its page or the bridge.
 
 mod bridge_process;
 mod engine_path;
@@ -89,14 +90,18 @@ fn prints_its_address_and_serves_the_page() {
 fn relays_lines_verbatim_and_garbage_gets_the_engines_errors() {
     let bridge = Bridge::start(&engine().display().to_string(), &[]);
     let mut ws = bridge.open();
-    send(&mut ws, "007 name");
-    assert_eq!(line(&mut ws), "=007 zatre");
+    send(&mut ws, "007\tprotocol_version ");
+    assert_eq!(line(&mut ws), "=007 2");
     assert_eq!(line(&mut ws), "", "every response ends with an empty line");
-    send(&mut ws, "fly");
-    assert_eq!(line(&mut ws), "? unknown_command unknown command 'fly'");
+    send(&mut ws, "9 place 1@a1");
+    assert_eq!(line(&mut ws), "?9 invalid_argument 'a1' is not a cell of this board", "the engine's own");
     assert_eq!(line(&mut ws), "");
-    send(&mut ws, "9 place 1@zz99 and more");
-    assert!(line(&mut ws).starts_with("?9 "), "the engine's own error");
+    send(&mut ws, "fly");
+    assert_eq!(
+        line(&mut ws),
+        "? syntax_error zatre-web relays only commands that start with an id of 1 to 9 digits",
+        "the bridge's, without an id"
+    );
     assert_eq!(line(&mut ws), "");
     send(&mut ws, "10 isready");
     assert_eq!(line(&mut ws), "=10 readyok", "the engine and the bridge go on");
@@ -135,8 +140,8 @@ fn other_origins_get_403_and_start_no_engine() {
 fn connections_beyond_max_engines_are_refused_with_a_message() {
     let bridge = Bridge::start("cat", &["--max-engines", "1"]);
     let mut first = bridge.open();
-    send(&mut first, "1 one");
-    assert_eq!(line(&mut first), "1 one", "cat echoes");
+    send(&mut first, "1 isready");
+    assert_eq!(line(&mut first), "1 isready", "cat echoes");
     let mut second = bridge.open();
     match next(&mut second) {
         Said::Closed(code, reason) => {
@@ -151,10 +156,10 @@ fn connections_beyond_max_engines_are_refused_with_a_message() {
     let until = Instant::now() + Duration::from_secs(10);
     loop {
         let mut third = bridge.open();
-        send(&mut third, "3 three");
+        send(&mut third, "3 isready");
         match next(&mut third) {
             Said::Line(l) => {
-                assert_eq!(l, "3 three");
+                assert_eq!(l, "3 isready");
                 break;
             }
             Said::Closed(4002, _) if Instant::now() < until => thread::sleep(Duration::from_millis(100)),
@@ -165,9 +170,11 @@ fn connections_beyond_max_engines_are_refused_with_a_message() {
 
 #[test]
 fn a_line_over_the_limit_closes_the_connection_with_a_message() {
-    let (dir, bridge, mut ws, pid) = stubborn_page("1 fine");
+    let (dir, bridge, mut ws, pid) = stubborn_page("1 isready");
     // 64 KiB is still a line; one byte more (and a trailing \r) is not.
-    send(&mut ws, &"x".repeat(65536));
+    let longest = format!("2 position {}", "x".repeat(65536 - "2 position ".len()));
+    assert_eq!(longest.len(), 65536);
+    send(&mut ws, &longest);
     send(&mut ws, &"y".repeat(65538));
     expect_close(&mut ws, 4003, "longer than 65536 bytes");
     wait_until("the engine's end", Duration::from_secs(10), || !group_alive(pid));
@@ -178,7 +185,7 @@ fn a_line_over_the_limit_closes_the_connection_with_a_message() {
     assert_eq!(lines[2], "quit");
     // The bridge goes on.
     let mut again = bridge.open();
-    send(&mut again, "2 again");
+    send(&mut again, "3 isready");
     read_pid(dir.path());
 }
 
@@ -227,12 +234,16 @@ fn real_engine_page(command: &str, answer: &str) -> (Bridge, bridge_process::Soc
 
 #[test]
 fn an_engine_that_exits_or_crashes_is_reported_to_the_page() {
-    let (_bridge, mut ws) = real_engine_page("4 quit", "=4");
+    let quits = Bridge::start("read l; echo =1; echo; exit 0", &[]);
+    let mut ws = quits.open();
+    send(&mut ws, "1 isready");
+    assert_eq!(line(&mut ws), "=1");
+    assert_eq!(line(&mut ws), "");
     assert_eq!(next(&mut ws), Said::Closed(4001, "the engine exited with status 0".to_string()));
 
     let crash = Bridge::start("read l; echo half a line; exit 3", &[]);
     let mut ws = crash.open();
-    send(&mut ws, "1 name");
+    send(&mut ws, "1 isready");
     assert_eq!(line(&mut ws), "half a line");
     assert_eq!(next(&mut ws), Said::Closed(4001, "the engine exited with status 3".to_string()));
 }
@@ -407,10 +418,10 @@ fn a_close_frame_frees_the_slot_even_if_the_page_keeps_its_socket_open() {
     let mut hog = bridge.open();
     send(&mut hog, "0 isready");
     let pid = read_pid(dir.path());
-    // Thousands of responses (6.6 MB) the page never reads fill every buffer on the way back to
+    // Thousands of responses (2.8 MB) the page never reads fill every buffer on the way back to
     // it: the bridge is stuck sending when the Close frame comes.
     for i in 1..=3000 {
-        send(&mut hog, &format!("{i} help"));
+        send(&mut hog, &format!("{i} variants"));
     }
     // The engine answers until its output has nowhere to go.
     thread::sleep(Duration::from_millis(1500));
@@ -418,8 +429,8 @@ fn a_close_frame_frees_the_slot_even_if_the_page_keeps_its_socket_open() {
     // ...and keeps the socket open without reading (`hog` lives to the end of the test).
     wait_until("the engine's end and reaping", Duration::from_secs(10), || !group_alive(pid));
     let mut next_page = bridge.open();
-    send(&mut next_page, "1 name");
-    assert_eq!(next(&mut next_page), Said::Line("=1 zatre".to_string()), "the slot is free again");
+    send(&mut next_page, "1 protocol_version");
+    assert_eq!(next(&mut next_page), Said::Line("=1 2".to_string()), "the slot is free again");
     drop(hog);
 }
 
@@ -428,11 +439,11 @@ fn a_page_far_ahead_of_an_engine_that_reads_nothing_is_closed_4007() {
     let dir = tempfile::tempdir().expect("a temp dir");
     let bridge = Bridge::start(&format!("echo $$ > {}/pid; exec sleep 60", dir.path().display()), &[]);
     let mut ws = bridge.open();
-    let line = "x".repeat(60_000);
+    let long = "x".repeat(60_000);
     // The engine's input pipe holds a line or so, the bridge 64 more: the page is told, not
     // buffered for without end, and still heard while the engine takes nothing.
-    for _ in 0..100 {
-        if ws.send(Message::text(line.clone())).is_err() {
+    for i in 0..100 {
+        if ws.send(Message::text(format!("{i} position {long}"))).is_err() {
             break;
         }
     }
@@ -577,22 +588,22 @@ fn a_page_over_its_commands_a_second_is_closed_4007() {
     let bridge = Bridge::start("cat", &["--max-commands-per-second", "5"]);
     let mut ws = bridge.open();
     for i in 0..5 {
-        send(&mut ws, &format!("{i} fine"));
+        send(&mut ws, &format!("{i} isready"));
     }
     for i in 0..5 {
-        assert_eq!(line(&mut ws), format!("{i} fine"), "a burst of 5 passes");
+        assert_eq!(line(&mut ws), format!("{i} isready"), "a burst of 5 passes");
     }
     thread::sleep(Duration::from_millis(450));
-    send(&mut ws, "5 fine");
-    send(&mut ws, "6 fine");
-    assert_eq!(line(&mut ws), "5 fine", "tokens come back at 5 a second");
-    assert_eq!(line(&mut ws), "6 fine");
+    send(&mut ws, "5 isready");
+    send(&mut ws, "6 isready");
+    assert_eq!(line(&mut ws), "5 isready", "tokens come back at 5 a second");
+    assert_eq!(line(&mut ws), "6 isready");
     for i in 7..12 {
-        send(&mut ws, &format!("{i} too many"));
+        send(&mut ws, &format!("{i} isready"));
     }
     loop {
         match next(&mut ws) {
-            Said::Line(l) => assert!(l.ends_with("too many"), "{l}"),
+            Said::Line(l) => assert!(l.ends_with("isready"), "{l}"),
             Said::Closed(code, reason) => {
                 assert_eq!(code, 4007, "{reason}");
                 assert!(reason.contains("more than 5 commands a second"), "{reason}");
@@ -662,4 +673,330 @@ fn the_log_names_the_peer_of_each_connect_refusal_and_engine_end() {
     assert_eq!(code, 101);
     wait_until("the log line", Duration::from_secs(10), || bridge.stderr().contains("connected"));
     assert!(!bridge.stderr().contains("203.0.113.9"), "{}", bridge.stderr());
+}
+
+// ---- What a page may ask of its engine (the security audit of the bridge) ----
+
+/// An engine command line that writes every line it is given to `log` and then runs the engine.
+fn logged_engine(log: &Path) -> String {
+    format!("tee {} | exec {}", log.display(), engine().display())
+}
+
+/// Reads one response: its lines up to and without the empty line that ends it, `info` lines
+/// before it left out.
+fn response(ws: &mut bridge_process::Socket) -> Vec<String> {
+    let mut lines = Vec::new();
+    loop {
+        let l = line(ws);
+        if l.is_empty() {
+            assert!(!lines.is_empty(), "an empty line before any response line");
+            return lines;
+        }
+        if lines.is_empty() && l.starts_with("info ") {
+            continue;
+        }
+        lines.push(l);
+    }
+}
+
+#[test]
+fn only_the_pages_commands_reach_the_engine_the_rest_get_errors_with_their_ids() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let log = dir.path().join("in");
+    let bridge = Bridge::start(&logged_engine(&log), &[]);
+    let mut ws = bridge.open();
+    let refused = [
+        ("2 legal", "?2 unknown_command zatre-web does not relay 'legal' to the engine"),
+        ("3 legal count", "?3 unknown_command zatre-web does not relay 'legal' to the engine"),
+        ("4 perft 3", "?4 unknown_command zatre-web does not relay 'perft' to the engine"),
+        ("5 bench", "?5 unknown_command zatre-web does not relay 'bench' to the engine"),
+        ("6 setoption name Threads value 64", "?6 invalid_argument zatre-web relays setoption name MultiPV value <n> only"),
+        ("7 setoption name MultiPV value 4", "?7 invalid_argument MultiPV takes 1 to 3 here (zatre-web --max-multipv)"),
+        ("8 go infinite", "?8 invalid_argument zatre-web relays go movetime <ms> or go nodes <n> [searchmoves <move> ...] only"),
+        ("9 go nodes 1000000000000 depth 20", "?9 invalid_argument nodes takes 1 to 100000000 here (zatre-web --max-nodes)"),
+        ("10 go movetime 600001", "?10 invalid_argument movetime takes 1 to 600000 ms here (zatre-web --max-movetime)"),
+        ("11 go depth 20", "?11 invalid_argument zatre-web relays go movetime <ms> or go nodes <n> [searchmoves <move> ...] only"),
+        ("12 quit", "?12 unknown_command zatre-web does not relay 'quit' to the engine"),
+        ("13 go movetime 100 searchmoves 1@h8 infinite", "?13 invalid_argument zatre-web relays go movetime <ms> or go nodes <n> [searchmoves <move> ...] only"),
+    ];
+    send(&mut ws, "1 newgame seed 7");
+    assert_eq!(response(&mut ws), ["=1"]);
+    for (command, answer) in refused {
+        send(&mut ws, command);
+        assert_eq!(response(&mut ws), [answer], "{command}");
+    }
+    // What the page itself sends is relayed, the searches of play, hints and review included.
+    for (command, start) in [
+        ("20 draw", "=20 "),
+        ("21 setoption name MultiPV value 3", "=21"),
+        ("22 go movetime 50", "=22 bestmove "),
+        ("23 go nodes 2000", "=23 bestmove "),
+        ("24 next", "=24 "),
+        ("25 stop", "=25"),
+    ] {
+        send(&mut ws, command);
+        let r = response(&mut ws);
+        assert!(r[0].starts_with(start), "{command}: {r:?}");
+    }
+    send(&mut ws, "26 go nodes 2000 searchmoves pass");
+    assert!(response(&mut ws)[0].starts_with("?26 illegal_move "), "the engine checks what is relayed");
+    let seen = fs::read_to_string(&log).expect("the engine's input");
+    for word in ["legal", "perft", "bench", "Threads", "infinite", "depth", "quit", "value 4"] {
+        assert!(!seen.contains(word), "`{word}` reached the engine: {seen}");
+    }
+    assert!(seen.contains("21 setoption name MultiPV value 3\n"), "{seen}");
+}
+
+#[test]
+fn a_refusal_never_lands_inside_a_response_of_the_engine() {
+    // An engine whose answer comes in two parts a second apart: the bridge's answer to a refused
+    // command sent in between waits for the response's end, so the page reads both whole.
+    let bridge = Bridge::start("read l; printf '=1 first\\n'; sleep 1; printf 'second\\n\\n'; sleep 60", &[]);
+    let mut ws = bridge.open();
+    send(&mut ws, "1 status");
+    assert_eq!(line(&mut ws), "=1 first");
+    send(&mut ws, "2 legal");
+    assert_eq!(line(&mut ws), "second");
+    assert_eq!(line(&mut ws), "");
+    assert_eq!(line(&mut ws), "?2 unknown_command zatre-web does not relay 'legal' to the engine");
+    assert_eq!(line(&mut ws), "");
+    // An id still waiting for its answer is not taken twice.
+    let bridge = Bridge::start("sleep 60", &[]);
+    let mut ws = bridge.open();
+    send(&mut ws, "5 status");
+    send(&mut ws, "5 history");
+    assert_eq!(response(&mut ws), ["?5 syntax_error the id 5 is taken by a command not answered yet"]);
+}
+
+#[test]
+fn the_caps_on_go_and_multipv_are_flags() {
+    let bridge = Bridge::start(
+        &engine().display().to_string(),
+        &["--max-movetime", "50", "--max-nodes", "1000", "--max-multipv", "5"],
+    );
+    let mut ws = bridge.open();
+    for (command, start) in [
+        ("0 draw", "=0 "),
+        ("1 go movetime 51", "?1 invalid_argument movetime takes 1 to 50 ms here (zatre-web --max-movetime)"),
+        ("2 go nodes 1001", "?2 invalid_argument nodes takes 1 to 1000 here (zatre-web --max-nodes)"),
+        ("3 setoption name multipv value 5", "=3"),
+        ("4 go movetime 50", "=4 bestmove "),
+        ("5 go nodes 1000", "=5 bestmove "),
+    ] {
+        send(&mut ws, command);
+        let r = response(&mut ws);
+        assert!(r[0].starts_with(start), "{command}: {r:?}");
+    }
+}
+
+#[test]
+fn a_command_not_answered_in_time_ends_the_engine_4009() {
+    // A search longer than the deadline: the idle timer would never end it (its info lines and
+    // the page's own lines keep it alive), the answer deadline does.
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let cmd = format!("echo $$ > {}/pid; exec {}", dir.path().display(), engine().display());
+    let bridge = Bridge::start(&cmd, &["--answer-timeout", "2", "--idle-timeout", "1"]);
+    let mut ws = bridge.open();
+    send(&mut ws, "0 draw");
+    assert!(response(&mut ws)[0].starts_with("=0 "));
+    send(&mut ws, "1 go movetime 500");
+    assert!(response(&mut ws)[0].starts_with("=1 bestmove "), "an answer within the deadline");
+    let pid = read_pid(dir.path());
+    let started = Instant::now();
+    send(&mut ws, "2 go movetime 600000");
+    let mut k = 3;
+    let (code, reason) = loop {
+        send(&mut ws, &format!("{k} status"));
+        k += 1;
+        thread::sleep(Duration::from_millis(300));
+        let mut closed = None;
+        while closed.is_none() {
+            match next(&mut ws) {
+                Said::Line(l) if l.starts_with(&format!("={}", k - 1)) => break,
+                Said::Line(_) => {}
+                Said::Closed(code, reason) => closed = Some((code, reason)),
+            }
+        }
+        if let Some(c) = closed {
+            break c;
+        }
+        assert!(started.elapsed() < Duration::from_secs(10), "still open");
+    };
+    let took = started.elapsed();
+    assert_eq!(code, 4009, "{reason}");
+    assert!(reason.contains("did not answer a command within 2 s"), "{reason}");
+    assert!(took >= Duration::from_millis(1800) && took < Duration::from_secs(6), "{took:?}");
+    wait_until("the engine's end", Duration::from_secs(10), || !group_alive(pid));
+    assert!(bridge.stderr().contains("did not answer command 2 within 2 s"), "{}", bridge.stderr());
+}
+
+/// A page of the client that a trusted proxy (127.0.0.1) forwards for.
+fn open_for(bridge: &Bridge, client: &str) -> bridge_process::Socket {
+    use tungstenite::client::IntoClientRequest;
+    let mut request = format!("ws://{}/ws", bridge.addr).into_client_request().expect("a request");
+    request.headers_mut().insert("Origin", bridge.origin().parse().expect("a value"));
+    request.headers_mut().insert("X-Forwarded-For", client.parse().expect("a value"));
+    let (mut socket, _) = tungstenite::connect(request).expect("connects");
+    if let tungstenite::stream::MaybeTlsStream::Plain(s) = socket.get_mut() {
+        s.set_read_timeout(Some(Duration::from_secs(20))).expect("a timeout");
+    }
+    socket
+}
+
+#[test]
+fn one_client_holds_at_most_its_share_of_the_engines_4008() {
+    // By default two engines a client, of four.
+    let bridge = Bridge::start("cat", &[]);
+    let mut pages: Vec<_> = (0..2).map(|_| bridge.open()).collect();
+    for (k, page) in pages.iter_mut().enumerate() {
+        send(page, &format!("{k} isready"));
+        assert_eq!(line(page), format!("{k} isready"));
+    }
+    let mut third = bridge.open();
+    expect_close(&mut third, 4008, "--max-engines-per-client 2");
+    assert!(bridge.stderr().contains("refused: this client has 2 engine(s) already"), "{}", bridge.stderr());
+    // A page that closes gives its place back.
+    let mut first = pages.remove(0);
+    first.close(None).expect("closes");
+    let _ = next(&mut first);
+    let until = Instant::now() + Duration::from_secs(10);
+    loop {
+        let mut again = bridge.open();
+        send(&mut again, "9 isready");
+        match next(&mut again) {
+            Said::Line(l) => {
+                assert_eq!(l, "9 isready");
+                break;
+            }
+            Said::Closed(4008, _) if Instant::now() < until => thread::sleep(Duration::from_millis(100)),
+            other => panic!("expected the place back, got {other:?}"),
+        }
+    }
+
+    // Behind a trusted proxy, the client it forwards for counts.
+    let bridge = Bridge::start("cat", &["--trusted-proxy", "127.0.0.1", "--max-engines-per-client", "1"]);
+    let mut a = open_for(&bridge, "203.0.113.9");
+    send(&mut a, "1 isready");
+    assert_eq!(line(&mut a), "1 isready");
+    let mut a2 = open_for(&bridge, "10.0.0.1, 203.0.113.9");
+    expect_close(&mut a2, 4008, "--max-engines-per-client 1");
+    let mut b = open_for(&bridge, "203.0.113.10");
+    send(&mut b, "1 isready");
+    assert_eq!(line(&mut b), "1 isready", "another client");
+    // An IPv6 /64 is one client.
+    let mut c = open_for(&bridge, "2001:db8:1:2::1");
+    send(&mut c, "1 isready");
+    assert_eq!(line(&mut c), "1 isready");
+    let mut c2 = open_for(&bridge, "2001:db8:1:2:ffff::2");
+    expect_close(&mut c2, 4008, "--max-engines-per-client 1");
+}
+
+#[test]
+fn a_page_that_answers_no_ping_is_closed_4010_and_one_that_does_stays() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let bridge =
+        Bridge::start(&stubborn_engine(dir.path()), &["--ping-interval", "1", "--ping-timeout", "3"]);
+    // A client that vanished: it neither reads nor writes (no pong).
+    let headers = [("Host", &bridge.addr[..]), ("Origin", &bridge.origin()[..])];
+    let (code, mut gone) = raw_upgrade(&bridge.addr, &headers);
+    assert_eq!(code, 101);
+    let pid = read_pid(dir.path());
+    let started = Instant::now();
+    // The bridge's pings come; this client never answers them.
+    let mut pings = 0;
+    let close = loop {
+        let mut head = [0u8; 2];
+        gone.read_exact(&mut head).expect("a frame");
+        let mut payload = vec![0u8; usize::from(head[1] & 0x7f)];
+        gone.read_exact(&mut payload).expect("its payload");
+        match head[0] & 0x0f {
+            0x9 => pings += 1,
+            0x8 => break u16::from_be_bytes([payload[0], payload[1]]),
+            other => panic!("frame {other}"),
+        }
+    };
+    let took = started.elapsed();
+    assert_eq!(close, 4010);
+    assert!(pings >= 2, "{pings} pings");
+    assert!(took >= Duration::from_millis(2800) && took < Duration::from_secs(6), "{took:?}");
+    wait_until("the engine's end", Duration::from_secs(10), || !group_alive(pid));
+    assert!(bridge.stderr().contains("no frame from the page for 3 s"), "{}", bridge.stderr());
+
+    // A page that reads (and so answers pings, as a browser does) and says nothing stays.
+    let mut ws = bridge.open();
+    if let tungstenite::stream::MaybeTlsStream::Plain(s) = ws.get_mut() {
+        s.set_read_timeout(Some(Duration::from_secs(5))).expect("a timeout");
+    }
+    let quiet = Instant::now() + Duration::from_secs(5);
+    let mut pinged = 0;
+    while Instant::now() < quiet {
+        match ws.read() {
+            Ok(Message::Ping(_)) => pinged += 1,
+            Err(tungstenite::Error::Io(e))
+                if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {}
+            other => panic!("expected only pings for 5 s, got {other:?}"),
+        }
+    }
+    assert!(pinged >= 3, "{pinged} pings in 5 s");
+    send(&mut ws, "1 isready");
+    wait_until("the line in the engine's log", Duration::from_secs(5), || {
+        fs::read_to_string(dir.path().join("log")).is_ok_and(|l| l.contains("1 isready"))
+    });
+}
+
+#[test]
+fn engines_do_not_get_the_bridges_rust_log_and_the_log_repeats_pages_briefly() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let mut command = Command::new(BRIDGE);
+    command.env("RUST_LOG", "warn");
+    let cmd = format!("echo \"engine RUST_LOG=${{RUST_LOG-unset}}\" >&2; exec {}", engine().display());
+    let bridge = Bridge::start_by(command, &cmd, &[]);
+    let mut ws = bridge.open();
+    // Long lines the engine refuses (it would log each at warn, repeating it) and long lines the
+    // bridge refuses (it logs the first few, cut short).
+    let long = "x".repeat(65_000);
+    for k in 0..20 {
+        send(&mut ws, &format!("{k} position {long}"));
+        assert!(response(&mut ws)[0].starts_with(&format!("?{k} syntax_error position: ")));
+        send(&mut ws, &format!("{} {long}", k + 100));
+        assert_eq!(response(&mut ws).len(), 1);
+    }
+    ws.close(None).expect("closes");
+    let _ = next(&mut ws);
+    let until = Instant::now() + Duration::from_secs(10);
+    while !bridge.stderr().contains("commands in all") {
+        assert!(Instant::now() < until, "the end is not in the log: {}", bridge.stderr());
+        thread::sleep(Duration::from_millis(20));
+    }
+    let log = bridge.stderr();
+    drop(dir);
+    assert!(log.contains("engine RUST_LOG=unset"), "{}", &log[..log.len().min(2000)]);
+    assert!(log.len() < 4000, "{} bytes of log: {}", log.len(), &log[..log.len().min(2000)]);
+    let refusals: Vec<&str> = log.lines().filter(|l| l.contains("refused `")).collect();
+    assert_eq!(refusals.len(), 3, "the first three: {log}");
+    for l in &refusals {
+        assert!(l.contains("127.0.0.1:") && l.contains("... (65004 bytes)"), "{l}");
+    }
+    assert!(log.contains("refused 20 commands in all"), "{log}");
+}
+
+#[test]
+fn the_page_is_served_with_a_strict_content_security_policy() {
+    let bridge = Bridge::start("true", &[]);
+    for path in ["/", "/js/app.js", "/favicon.ico"] {
+        let mut s = TcpStream::connect(&bridge.addr).expect("connects");
+        write!(s, "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n", bridge.addr)
+            .expect("writes");
+        let mut text = String::new();
+        s.read_to_string(&mut text).expect("reads");
+        let head = text.split("\r\n\r\n").next().unwrap_or_default().to_ascii_lowercase();
+        assert!(
+            head.contains(
+                "\r\ncontent-security-policy: default-src 'self'; connect-src 'self'; object-src 'none'; \
+                 base-uri 'none'; form-action 'none'; frame-ancestors 'none'\r\n"
+            ),
+            "{path}: {head}"
+        );
+        assert!(head.contains("\r\nx-frame-options: deny\r\n"), "{path}: {head}");
+    }
 }

@@ -9,7 +9,9 @@ use std::net::IpAddr;
 use std::time::Duration;
 
 use clap::Parser;
-use zatre_tools::web::{bind, connections_within, serve, Config, HostName, PageLimits, PublicOrigin};
+use zatre_tools::web::{
+    bind, connections_within, serve, CommandLimits, Config, HostName, PageLimits, PublicOrigin,
+};
 
 /// The zatre board in the browser: open the address it prints and play.
 ///
@@ -32,6 +34,10 @@ struct Cli {
     /// At most this many engines (browser connections) at once.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=1024))]
     max_engines: u32,
+    /// At most this many engines for one client (an IPv4 address or an IPv6 /64; behind a
+    /// --trusted-proxy, the client it forwards for), close code 4008.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    max_engines_per_client: u32,
     /// At most this many TCP connections at once (lowered to fit the open-file limit); when all
     /// are taken, a new one takes the place of the one longest waiting for a request.
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65536))]
@@ -47,6 +53,26 @@ struct Cli {
     /// instant (six commands a move, 30 ms apart).
     #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(1..=100000))]
     max_commands_per_second: u32,
+    /// Seconds the engine has to answer a relayed command; then it is ended (close code 4009).
+    /// Longer than the longest search a page may ask for (--max-movetime, --max-nodes).
+    #[arg(long, value_name = "SECONDS", default_value_t = 900, value_parser = clap::value_parser!(u64).range(1..=604800))]
+    answer_timeout: u64,
+    /// The largest `go movetime <ms>` relayed; the page offers up to 600000 a move.
+    #[arg(long, value_name = "MS", default_value_t = 600_000, value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+    max_movetime: u64,
+    /// The largest `go nodes <n>` relayed; the page's review analysis takes up to 100000000.
+    #[arg(long, default_value_t = 100_000_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000_000))]
+    max_nodes: u64,
+    /// The largest `setoption name MultiPV value <n>` relayed; the page's hints set 3.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=256))]
+    max_multipv: u64,
+    /// Seconds between the WebSocket pings the bridge sends each page.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    ping_interval: u64,
+    /// Seconds without any frame from a page (its pongs included) after which it is taken for
+    /// gone and its engine ended (close code 4010); more than --ping-interval.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(2..=7200))]
+    ping_timeout: u64,
     /// An origin (`scheme://name[:port]`) whose pages may connect, as a reverse proxy serves them;
     /// repeatable. Its name is then an allowed Host, with its port or none.
     #[arg(long, value_name = "URL")]
@@ -55,7 +81,8 @@ struct Cli {
     /// upstream's name; repeatable.
     #[arg(long, value_name = "HOST")]
     allow_host: Vec<HostName>,
-    /// A proxy's address whose X-Forwarded-For names the client in the log; repeatable.
+    /// A proxy's address whose X-Forwarded-For names the client, in the log and for
+    /// --max-engines-per-client; repeatable.
     #[arg(long, value_name = "IP")]
     trusted_proxy: Vec<IpAddr>,
 }
@@ -63,6 +90,13 @@ struct Cli {
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
     let cli = Cli::parse();
+    if cli.ping_timeout <= cli.ping_interval {
+        eprintln!(
+            "zatre-web: --ping-timeout ({} s) must be longer than --ping-interval ({} s)",
+            cli.ping_timeout, cli.ping_interval
+        );
+        return ExitCode::from(2);
+    }
     let engine = match cli.engine {
         Some(e) => e,
         None => match default_engine() {
@@ -98,11 +132,20 @@ fn main() -> ExitCode {
     let config = Config {
         engine,
         max_engines,
+        max_engines_per_client: cli.max_engines_per_client as usize,
         max_connections,
         header_timeout: Duration::from_secs(cli.header_timeout),
         limits: PageLimits {
             idle: Duration::from_secs(cli.idle_timeout),
             commands_per_second: cli.max_commands_per_second,
+            answer: Duration::from_secs(cli.answer_timeout),
+            ping_interval: Duration::from_secs(cli.ping_interval),
+            ping_timeout: Duration::from_secs(cli.ping_timeout),
+            commands: CommandLimits {
+                max_movetime: cli.max_movetime,
+                max_nodes: cli.max_nodes,
+                max_multipv: cli.max_multipv,
+            },
         },
         public_origins: cli.public_origin,
         allow_hosts: cli.allow_host,

@@ -109,7 +109,10 @@ fn shell_line(engine: &str) -> String {
 }
 
 impl Engine {
-    /// Starts `engine` by `sh -c` in a process group of its own; its stderr goes to ours.
+    /// Starts `engine` by `sh -c` in a process group of its own; its stderr goes to ours, without
+    /// the bridge's `RUST_LOG`: the engine logs at its default level (errors only), so that a page
+    /// cannot fill the bridge's log through the engine's warnings about refused commands (which
+    /// repeat them). An operator who wants the engine's log sets `RUST_LOG=` in `--engine`.
     ///
     /// # Errors
     /// When no process can be started (no `sh`, no process or file left).
@@ -117,6 +120,7 @@ impl Engine {
         let mut child = Command::new("sh")
             .arg("-c")
             .arg(shell_line(engine))
+            .env_remove("RUST_LOG")
             .process_group(0)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

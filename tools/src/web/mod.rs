@@ -10,11 +10,15 @@
 //!
 //! Limits: at most `max_connections` TCP connections are served at once (more wait in the
 //! listen queue), each must send its request headers within `header_timeout` (also between
-//! requests on a kept-alive connection), and at most `max_engines` of them hold an engine.
+//! requests on a kept-alive connection), at most `max_engines` of them hold an engine, and at most
+//! `max_engines_per_client` of those belong to one client. What a page may ask of its engine is
+//! the board page's own commands within caps ([`CommandLimits`]), each answered within a deadline.
 
 mod accept;
+mod allowlist;
 mod assets;
 pub mod client;
+mod clients;
 mod engine;
 mod origin;
 mod session;
@@ -36,6 +40,7 @@ use tokio::sync::Semaphore;
 
 use accept::Peer;
 
+pub use allowlist::CommandLimits;
 pub use origin::{HostName, OriginError, Origins, PublicOrigin};
 pub use session::{CloseReason, PageLimits};
 
@@ -57,6 +62,8 @@ pub struct Config {
     pub engine: String,
     /// At most this many engines run at once.
     pub max_engines: usize,
+    /// At most this many of them for one client (an IPv4 address or an IPv6 /64).
+    pub max_engines_per_client: usize,
     /// At most this many TCP connections are served at once; more wait to be accepted.
     pub max_connections: usize,
     /// A connection must send a request's headers within this time.
@@ -67,7 +74,8 @@ pub struct Config {
     pub public_origins: Vec<PublicOrigin>,
     /// More `Host` values to accept with a public origin (`--allow-host`).
     pub allow_hosts: Vec<HostName>,
-    /// Peers whose `X-Forwarded-For` names the client in the log (`--trusted-proxy`).
+    /// Peers whose `X-Forwarded-For` names the client (`--trusted-proxy`), in the log and for
+    /// `max_engines_per_client`.
     pub trusted_proxies: Vec<IpAddr>,
 }
 
@@ -96,6 +104,7 @@ struct Shared {
     config: Config,
     origins: Origins,
     slots: Arc<Semaphore>,
+    clients: clients::Clients,
     groups: engine::Groups,
 }
 
@@ -123,6 +132,7 @@ pub async fn serve(
     let header_timeout = config.header_timeout;
     let shared = Arc::new(Shared {
         slots: Arc::new(Semaphore::new(config.max_engines)),
+        clients: clients::Clients::default(),
         origins: Origins::new(addr, config.public_origins.clone(), config.allow_hosts.clone()),
         config,
         groups: groups.clone(),
@@ -137,10 +147,11 @@ pub async fn serve(
     Ok(())
 }
 
-/// How the log names a peer: its address, and the client a trusted proxy forwards for.
-fn peer_name(addr: SocketAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> String {
+/// Who a connection is: the client's address (the peer's, or the one a trusted proxy forwards
+/// for) and how the log names it.
+fn client_of(addr: SocketAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> (IpAddr, String) {
     if !trusted.contains(&addr.ip()) {
-        return addr.to_string();
+        return (addr.ip(), addr.to_string());
     }
     // The proxy appends the address it saw to the list: the last entry is the one it vouches for.
     let forwarded = headers
@@ -151,8 +162,8 @@ fn peer_name(addr: SocketAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> Strin
         .next_back()
         .and_then(|a| a.trim().parse::<IpAddr>().ok());
     match forwarded {
-        Some(client) => format!("{client} (via {addr})"),
-        None => addr.to_string(),
+        Some(client) => (client, format!("{client} (via {addr})")),
+        None => (addr.ip(), addr.to_string()),
     }
 }
 
@@ -162,10 +173,11 @@ async fn websocket(State(shared): State<Arc<Shared>>, request: Request) -> Respo
     let Some(peer) = parts.extensions.get::<Peer>().cloned() else {
         return (StatusCode::INTERNAL_SERVER_ERROR, "no peer\n").into_response();
     };
-    let name = peer_name(peer.addr(), &parts.headers, &shared.config.trusted_proxies);
+    let (client, name) = client_of(peer.addr(), &parts.headers, &shared.config.trusted_proxies);
     let values = |h| parts.headers.get_all(h).iter().map(|v| v.as_bytes()).collect::<Vec<_>>();
     if let Err(why) = shared.origins.check(&values(header::ORIGIN), &values(header::HOST)) {
-        let shown = |h| String::from_utf8_lossy(&values(h).join(&b", "[..])).into_owned();
+        // Headers are the client's words: the log repeats a bounded piece of them.
+        let shown = |h| allowlist::echo(&String::from_utf8_lossy(&values(h).join(&b", "[..])));
         log::warn!(
             "{name}: refused a WebSocket: {why} (origin {:?}, host {:?})",
             shown(header::ORIGIN),
@@ -182,9 +194,12 @@ async fn websocket(State(shared): State<Arc<Shared>>, request: Request) -> Respo
     upgrade.max_message_size(MAX_LINE + 1).max_frame_size(MAX_LINE + 1).on_upgrade(move |socket| async move {
         let page = session::Page {
             peer: name,
+            client,
             engine: shared.config.engine.clone(),
             slots: shared.slots.clone(),
             max_engines: shared.config.max_engines,
+            clients: shared.clients.clone(),
+            max_engines_per_client: shared.config.max_engines_per_client,
             groups: shared.groups.clone(),
             limits: shared.config.limits,
         };
@@ -193,6 +208,12 @@ async fn websocket(State(shared): State<Arc<Shared>>, request: Request) -> Respo
         drop(peer);
     })
 }
+
+/// The page's Content-Security-Policy: its own scripts, styles, images and WebSocket only; no
+/// inline script or style attribute, no plugin, no `<base>`, no form, no framing. (The page's
+/// scripts set styles through the CSSOM, which the policy allows; downloads are `blob:` links,
+/// a navigation, not a fetch.)
+pub const CSP: &str = "default-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /// Any other `GET`: a file of the page. With `ZATRE_WEB_ASSETS` set to the page's directory
 /// (`tools/web`), the files are read from there on every request instead, for work on the page
@@ -213,9 +234,10 @@ async fn asset(uri: Uri) -> Response {
             (header::CONTENT_TYPE, file.content_type),
             (header::CACHE_CONTROL, "no-cache"),
             (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-            // No other site may frame the board (clickjacking) or learn its address.
+            // No other site may frame the board (clickjacking) or learn its address, and the page
+            // runs nothing, loads nothing and connects nowhere but its own files and WebSocket.
             (header::X_FRAME_OPTIONS, "DENY"),
-            (header::CONTENT_SECURITY_POLICY, "frame-ancestors 'none'"),
+            (header::CONTENT_SECURITY_POLICY, CSP),
             (header::REFERRER_POLICY, "no-referrer"),
         ],
         body,
@@ -241,8 +263,15 @@ mod tests {
         let mut headers = HeaderMap::new();
         headers.insert("x-forwarded-for", "10.9.9.9, 203.0.113.7".parse().expect("a value"));
         let trusted: Vec<IpAddr> = vec!["127.0.0.1".parse().expect("an address")];
-        assert_eq!(peer_name(peer, &headers, &trusted), "203.0.113.7 (via 127.0.0.1:5000)");
-        assert_eq!(peer_name(peer, &headers, &[]), "127.0.0.1:5000");
-        assert_eq!(peer_name(peer, &HeaderMap::new(), &trusted), "127.0.0.1:5000");
+        let ip = |a: &str| a.parse::<IpAddr>().expect("an address");
+        assert_eq!(
+            client_of(peer, &headers, &trusted),
+            (ip("203.0.113.7"), "203.0.113.7 (via 127.0.0.1:5000)".to_string())
+        );
+        assert_eq!(client_of(peer, &headers, &[]), (ip("127.0.0.1"), "127.0.0.1:5000".to_string()));
+        assert_eq!(
+            client_of(peer, &HeaderMap::new(), &trusted),
+            (ip("127.0.0.1"), "127.0.0.1:5000".to_string())
+        );
     }
 }

@@ -2,9 +2,16 @@
 //! limits, and end it so that no process is left behind and the slot is free again, telling the
 //! page why the connection ended. Every step of the end is bounded in time: a page that stops
 //! reading, or keeps its socket open after its Close frame, holds nothing.
+//!
+//! Only the commands of [`allowlist`](super::allowlist) reach the engine; the bridge answers the
+//! others itself, between the engine's responses (never inside one), so that the page reads
+//! whole responses and pairs each with its request by id. Each relayed command must be answered
+//! within the answer deadline, and a page that answers no ping is taken for gone.
 
+use std::collections::VecDeque;
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
@@ -12,9 +19,11 @@ use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
 use tokio::process::ChildStdout;
-use tokio::sync::Semaphore;
+use tokio::sync::{mpsc, Notify, Semaphore};
 use tokio::time::{timeout, Instant};
 
+use super::allowlist::{self, echo, CommandLimits, Refusal};
+use super::clients::Clients;
 use super::engine::{Engine, Exit, Groups, MAX_WAITING};
 
 /// The longest engine output line relayed; a longer one ends the connection.
@@ -22,6 +31,14 @@ const MAX_ENGINE_LINE: usize = 1 << 20;
 
 /// How long the closing handshake with the page may take before the socket is dropped.
 const CLOSE_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// At most this many of the bridge's own answers (refused commands) wait to be sent to the page;
+/// a page further ahead is closed (4007).
+const MAX_REFUSALS_WAITING: usize = 64;
+
+/// The refused commands of a page that the log repeats; the rest are counted, and the count is
+/// logged when the page is done.
+const REFUSALS_LOGGED: u64 = 3;
 
 /// Why the bridge closed a connection: the WebSocket close code the page reads (4000-4999 are
 /// free for applications; 1002, 1003, 1007 and 1008 are RFC 6455's), with a reason for a person in
@@ -42,8 +59,17 @@ pub enum CloseReason {
     /// the page may reconnect and restore its game with `position <history>`.
     Idle = 4006,
     /// The page sent more commands a second than `--max-commands-per-second`, or ran more than
-    /// 64 commands ahead of an engine that takes none.
+    /// 64 commands ahead of an engine that takes none (or of its own refused commands' answers).
     TooManyCommands = 4007,
+    /// Refused: this client (an IPv4 address or IPv6 /64, behind a trusted proxy the one it
+    /// forwards for) holds `--max-engines-per-client` engines already.
+    TooManyEnginesForClient = 4008,
+    /// The engine did not answer a command within `--answer-timeout`: it was ended; the page may
+    /// reconnect and restore its game.
+    NoAnswer = 4009,
+    /// The page sent no frame (no pong to the bridge's pings) for `--ping-timeout`: it is taken
+    /// for gone and its engine ended.
+    PageSilent = 4010,
     /// RFC 6455 1002: the page broke the WebSocket protocol (an unmasked frame, reserved bits, a
     /// bad fragment).
     ProtocolError = 1002,
@@ -63,18 +89,78 @@ pub struct PageLimits {
     pub idle: Duration,
     /// At most this many commands a second, with bursts of as many (4007).
     pub commands_per_second: u32,
+    /// A relayed command the engine has not answered in this time ends the engine (4009).
+    pub answer: Duration,
+    /// The bridge pings the page this often.
+    pub ping_interval: Duration,
+    /// A page that sends no frame (pongs included) for this long is closed (4010).
+    pub ping_timeout: Duration,
+    /// The caps on the commands relayed.
+    pub commands: CommandLimits,
 }
 
 /// What one page connection needs from the bridge.
 pub struct Page {
     /// The page's peer, as the log names it.
     pub peer: String,
+    /// The client it counts for under `max_engines_per_client`.
+    pub client: IpAddr,
     /// The engine's command line.
     pub engine: String,
     pub slots: Arc<Semaphore>,
     pub max_engines: usize,
+    pub clients: Clients,
+    pub max_engines_per_client: usize,
     pub groups: Groups,
     pub limits: PageLimits,
+}
+
+/// The relayed commands the engine has not answered yet, by id, oldest first.
+#[derive(Default)]
+struct Unanswered {
+    ids: Mutex<VecDeque<(String, Instant)>>,
+    /// Told when a command is added to an empty list.
+    added: Notify,
+}
+
+impl Unanswered {
+    fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<(String, Instant)>> {
+        // A poisoned list still lists the commands.
+        self.ids.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn contains(&self, id: &str) -> bool {
+        self.lock().iter().any(|(i, _)| i == id)
+    }
+
+    fn add(&self, id: String, at: Instant) {
+        let mut ids = self.lock();
+        ids.push_back((id, at));
+        if ids.len() == 1 {
+            self.added.notify_one();
+        }
+    }
+
+    /// A response with this id began.
+    fn answered(&self, id: &str) {
+        let mut ids = self.lock();
+        if let Some(k) = ids.iter().position(|(i, _)| i == id) {
+            ids.remove(k);
+        }
+    }
+
+    /// The oldest command not answered: its id and when it was relayed.
+    fn oldest(&self) -> Option<(String, Instant)> {
+        self.lock().front().cloned()
+    }
+}
+
+/// The id of a line that begins a response (`=<id>...` or `?<id>...`; empty for a response
+/// without an id), or None for any other line (`info`, the empty line, a stray line).
+fn response_id(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix(['=', '?'])?;
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    Some(&rest[..digits])
 }
 
 /// How the relay ended.
@@ -89,6 +175,10 @@ enum End {
     EngineLineTooLong,
     /// Nothing was said for the idle timeout.
     Idle,
+    /// The engine did not answer the command with this id within the answer deadline.
+    NoAnswer(String),
+    /// The page sent no frame for the ping timeout.
+    Silent,
 }
 
 type Sink = SplitSink<WebSocket, Message>;
@@ -97,6 +187,18 @@ type Sink = SplitSink<WebSocket, Message>;
 pub async fn run(socket: WebSocket, page: Page) {
     let (mut sink, mut stream) = socket.split();
     let max = page.max_engines;
+    let per_client = page.max_engines_per_client;
+    let Some(held) = page.clients.take(page.client, per_client) else {
+        log::warn!(
+            "{}: refused: this client has {per_client} engine(s) already (--max-engines-per-client)",
+            page.peer
+        );
+        let why = format!(
+            "refused: this client has {per_client} engine(s) already (--max-engines-per-client {per_client}); close another board first"
+        );
+        close(&mut sink, CloseReason::TooManyEnginesForClient, &why).await;
+        return;
+    };
     let Ok(permit) = page.slots.clone().try_acquire_owned() else {
         log::warn!("{}: refused: {max} engine(s) run already (--max-engines)", page.peer);
         let why =
@@ -123,7 +225,13 @@ pub async fn run(socket: WebSocket, page: Page) {
     // When a line last went either way, in milliseconds since `started`.
     let last_said = AtomicU64::new(0);
     let said = || last_said.store(millis(started.elapsed()), Ordering::Relaxed);
+    // When the page last sent any frame (a pong above all), in milliseconds since `started`.
+    let last_heard = AtomicU64::new(0);
     let printed = AtomicBool::new(false);
+    let refused = AtomicU64::new(0);
+    let unanswered = Unanswered::default();
+    let (refusals, mut refusals_out) = mpsc::channel::<Refusal>(MAX_REFUSALS_WAITING);
+    let limits = page.limits;
     let end = {
         // Reads the page and writes to the engine at once, so that a page is heard (its Close
         // frame above all) even while the engine takes no input.
@@ -131,7 +239,10 @@ pub async fn run(socket: WebSocket, page: Page) {
             let mut bucket = Bucket::new(page.limits.commands_per_second);
             loop {
                 let msg = tokio::select! {
-                    msg = stream.next() => msg,
+                    msg = stream.next() => {
+                        last_heard.store(millis(started.elapsed()), Ordering::Relaxed);
+                        msg
+                    }
                     written = engine.write_some(), if engine.has_waiting() => {
                         if let Err(e) = written {
                             // The engine is gone; its stdout closing reports that.
@@ -166,26 +277,72 @@ pub async fn run(socket: WebSocket, page: Page) {
                     );
                 }
                 said();
-                if !engine.push_line(line.as_bytes()) {
-                    let why = format!("more than {MAX_WAITING} commands wait for the engine to take them");
+                let refusal = match allowlist::check(line, &limits.commands) {
+                    Ok(id) if unanswered.contains(&id) => Refusal {
+                        message: format!("the id {id} is taken by a command not answered yet"),
+                        id: Some(id),
+                        code: "syntax_error",
+                    },
+                    Ok(id) => {
+                        if !engine.push_line(line.as_bytes()) {
+                            let why =
+                                format!("more than {MAX_WAITING} commands wait for the engine to take them");
+                            return End::Page(CloseReason::TooManyCommands, why);
+                        }
+                        unanswered.add(id, Instant::now());
+                        continue;
+                    }
+                    Err(r) => r,
+                };
+                let n = refused.fetch_add(1, Ordering::Relaxed) + 1;
+                if n <= REFUSALS_LOGGED {
+                    log::warn!("{}: refused `{}`: {refusal}", page.peer, echo(line));
+                }
+                if refusals.try_send(refusal).is_err() {
+                    let why =
+                        format!("more than {MAX_REFUSALS_WAITING} refused commands wait for their answers");
                     return End::Page(CloseReason::TooManyCommands, why);
                 }
             }
         };
+        // Relays the engine's lines, puts the bridge's own answers between its responses and
+        // pings the page.
         let to_page = async {
             let mut reader = BufReader::new(stdout);
             let mut buf = Vec::new();
+            // Whether the engine's last line began a response that its empty line has not ended.
+            let mut in_response = false;
+            let mut ping = tokio::time::interval_at(started + limits.ping_interval, limits.ping_interval);
+            ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
-                match read_line(&mut reader, &mut buf).await {
-                    Line::Text(line) => {
-                        said();
-                        printed.store(true, Ordering::Relaxed);
-                        if sink.send(Message::Text(line.into())).await.is_err() {
+                let lines = tokio::select! {
+                    line = read_line(&mut reader, &mut buf) => match line {
+                        Line::Text(line) => {
+                            said();
+                            printed.store(true, Ordering::Relaxed);
+                            if in_response {
+                                in_response = !line.is_empty();
+                            } else if let Some(id) = response_id(&line) {
+                                in_response = true;
+                                unanswered.answered(id);
+                            }
+                            vec![line]
+                        }
+                        Line::TooLong => return End::EngineLineTooLong,
+                        Line::Closed => return End::EngineExited,
+                    },
+                    Some(refusal) = refusals_out.recv(), if !in_response => refusal.lines().to_vec(),
+                    _ = ping.tick() => {
+                        if sink.send(Message::Ping(Default::default())).await.is_err() {
                             return End::PageClosed;
                         }
+                        continue;
                     }
-                    Line::TooLong => return End::EngineLineTooLong,
-                    Line::Closed => return End::EngineExited,
+                };
+                for line in lines {
+                    if sink.send(Message::Text(line.into())).await.is_err() {
+                        return End::PageClosed;
+                    }
                 }
             }
         };
@@ -199,22 +356,53 @@ pub async fn run(socket: WebSocket, page: Page) {
                 tokio::time::sleep_until(deadline).await;
             }
         };
+        // Every relayed command is answered in time.
+        let deadline = async {
+            loop {
+                match unanswered.oldest() {
+                    Some((id, at)) => {
+                        if at + limits.answer <= Instant::now() {
+                            return End::NoAnswer(id);
+                        }
+                        tokio::time::sleep_until(at + limits.answer).await;
+                    }
+                    None => unanswered.added.notified().await,
+                }
+            }
+        };
+        // The page is there: it sends a frame (a pong at least) within the ping timeout.
+        let alive = async {
+            loop {
+                let deadline =
+                    started + Duration::from_millis(last_heard.load(Ordering::Relaxed)) + limits.ping_timeout;
+                if deadline <= Instant::now() {
+                    return End::Silent;
+                }
+                tokio::time::sleep_until(deadline).await;
+            }
+        };
         tokio::select! {
             e = to_engine => e,
             e = to_page => e,
             e = idle => e,
+            e = deadline => e,
+            e = alive => e,
         }
     };
 
     let peer = &page.peer;
     let pid = engine.pid();
+    let refused = refused.load(Ordering::Relaxed);
+    if refused > REFUSALS_LOGGED {
+        log::warn!("{peer}: refused {refused} commands in all (the first {REFUSALS_LOGGED} are logged)");
+    }
     let (code, why) = match end {
         End::PageClosed => {
             // Completes the closing handshake the page began, or finds the socket gone.
             let _ = timeout(CLOSE_TIMEOUT, sink.close()).await;
             engine.end(true).await;
             log::info!("{peer}: the page closed; engine (pid {pid}) ended after {:?}", started.elapsed());
-            drop(permit);
+            drop((permit, held));
             return;
         }
         End::Page(code, why) => {
@@ -228,6 +416,23 @@ pub async fn run(socket: WebSocket, page: Page) {
             engine.end(true).await;
             let why = format!("the engine was ended after {secs} s without a command; reconnect to go on");
             (CloseReason::Idle, why)
+        }
+        End::NoAnswer(id) => {
+            let secs = limits.answer.as_secs_f64();
+            log::warn!(
+                "{peer}: the engine (pid {pid}) did not answer command {id} within {secs} s; ending it"
+            );
+            engine.end(false).await;
+            let why = format!(
+                "the engine did not answer a command within {secs} s (--answer-timeout) and was ended; reconnect to go on"
+            );
+            (CloseReason::NoAnswer, why)
+        }
+        End::Silent => {
+            let secs = limits.ping_timeout.as_secs_f64();
+            log::info!("{peer}: no frame from the page for {secs} s; ending engine (pid {pid})");
+            engine.end(true).await;
+            (CloseReason::PageSilent, format!("the page answered no ping for {secs} s"))
         }
         End::EngineExited => {
             let exit = engine.wait_exit().await;
@@ -244,11 +449,11 @@ pub async fn run(socket: WebSocket, page: Page) {
         End::EngineLineTooLong => {
             engine.end(false).await;
             let why = format!("the engine printed a line longer than {MAX_ENGINE_LINE} bytes");
-            log::warn!("{peer}: {why}");
+            log::warn!("{peer}: engine (pid {pid}): {why}");
             (CloseReason::EngineLineTooLong, why)
         }
     };
-    drop(permit);
+    drop((permit, held));
     close(&mut sink, code, &why).await;
 }
 

@@ -1,0 +1,334 @@
+//! The commands the bridge relays to an engine: exactly those the board page sends (game play,
+//! hints and review mode's analysis), in the forms it sends them, within the operator's caps.
+//! Anything else is answered by the bridge itself in the protocol's error form (PROTOCOL.md,
+//! Errors), with the line's id, so that the page's pairing of responses with its requests holds;
+//! the engine never sees it.
+//!
+//! Why: the engine's own commands include jobs with no bound a page needs (`legal` on a crowded
+//! position builds its whole list, `perft`, `bench`, `go infinite`, `go depth 20` or a trillion
+//! nodes, `setoption name Threads value 64`); a script with the page's origin could send them.
+//!
+//! The check reads the shape of a line (its id, its command word, the limits of `go`), never the
+//! game: the engine still checks every argument it is given. Tokens are split on spaces and tabs
+//! only, as the engine splits them, so that the bridge and the engine read the same words.
+
+use std::fmt;
+
+/// The caps on what a page may ask of its engine (`zatre-web`'s flags).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CommandLimits {
+    /// The largest `go movetime <ms>` (the page offers up to 600,000 ms a move).
+    pub max_movetime: u64,
+    /// The largest `go nodes <n>` (review mode's analysis takes up to 100,000,000).
+    pub max_nodes: u64,
+    /// The largest `setoption name MultiPV value <n>` (hints set 3).
+    pub max_multipv: u64,
+}
+
+impl Default for CommandLimits {
+    fn default() -> CommandLimits {
+        CommandLimits { max_movetime: 600_000, max_nodes: 100_000_000, max_multipv: 3 }
+    }
+}
+
+/// A line the bridge does not relay, and the error response it gets instead.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// The line's id when it has one (then the response carries it).
+    pub id: Option<String>,
+    /// The protocol's error code.
+    pub code: &'static str,
+    /// One line for a person.
+    pub message: String,
+}
+
+impl Refusal {
+    /// The response's lines: `?<id> <code> <message>` (or `? <code> <message>`) and the empty line
+    /// that ends every response.
+    pub fn lines(&self) -> [String; 2] {
+        let head = match &self.id {
+            Some(id) => format!("?{id} {} {}", self.code, self.message),
+            None => format!("? {} {}", self.code, self.message),
+        };
+        [head, String::new()]
+    }
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.code, self.message)
+    }
+}
+
+/// The longest piece of a page's line a refusal (or the log) repeats.
+const ECHO: usize = 40;
+
+/// `text` for a message or the log: at most [`ECHO`] characters (more are cut and said so), control
+/// characters escaped.
+pub fn echo(text: &str) -> String {
+    let mut out = String::new();
+    for (n, c) in text.chars().enumerate() {
+        if n == ECHO {
+            out.push_str(&format!("... ({} bytes)", text.len()));
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Checks one line from the page (without its `\r`): its id when the bridge relays it, else why
+/// not.
+///
+/// # Errors
+/// A [`Refusal`] for every line the page would not send: no id, a command or a form the page does
+/// not use, a limit over the caps.
+pub fn check(line: &str, limits: &CommandLimits) -> Result<String, Refusal> {
+    let mut words = line.split([' ', '\t']).filter(|w| !w.is_empty());
+    let first = words.next().unwrap_or("");
+    let all_digits = !first.is_empty() && first.bytes().all(|b| b.is_ascii_digit());
+    if !all_digits || first.len() > 9 {
+        return Err(Refusal {
+            id: None,
+            code: "syntax_error",
+            message: "zatre-web relays only commands that start with an id of 1 to 9 digits".into(),
+        });
+    }
+    let id = first.to_string();
+    let refuse = |code: &'static str, message: String| Refusal { id: Some(id.clone()), code, message };
+    let Some(command) = words.next() else {
+        return Err(refuse("syntax_error", "a command is expected after the id".into()));
+    };
+    let args: Vec<&str> = words.collect();
+    let none = |ok: bool| {
+        if ok {
+            Ok(())
+        } else {
+            Err(refuse("invalid_argument", format!("zatre-web relays {command} without arguments only")))
+        }
+    };
+    match command {
+        "protocol_version" | "isready" | "variants" | "geometry" | "status" | "history" | "undo" | "stop"
+        | "draw" => none(args.is_empty())?,
+        // The engine checks these arguments; none of them starts a job beyond what `next` is.
+        "newgame" | "position" | "score" | "next" => {}
+        "place" => {
+            if args.len() != 1 || !is_move(args[0]) {
+                return Err(refuse("invalid_argument", "zatre-web relays place <move> only".into()));
+            }
+        }
+        "setoption" => setoption(&args, limits).map_err(|m| refuse("invalid_argument", m))?,
+        "go" => go(&args, limits).map_err(|m| refuse("invalid_argument", m))?,
+        other => {
+            return Err(refuse(
+                "unknown_command",
+                format!("zatre-web does not relay '{}' to the engine", echo(other)),
+            ))
+        }
+    }
+    Ok(id)
+}
+
+/// `setoption name MultiPV value <1..=max_multipv>`, the one option the page sets.
+fn setoption(args: &[&str], limits: &CommandLimits) -> Result<(), String> {
+    let max = limits.max_multipv;
+    match args {
+        ["name", name, "value", value] if name.eq_ignore_ascii_case("multipv") => match number(value) {
+            Some(n) if (1..=max).contains(&n) => Ok(()),
+            _ => Err(format!("MultiPV takes 1 to {max} here (zatre-web --max-multipv)")),
+        },
+        _ => Err("zatre-web relays setoption name MultiPV value <n> only".into()),
+    }
+}
+
+/// `go movetime <ms>` or `go nodes <n>`, within the caps, then maybe `searchmoves <move> ...`.
+fn go(args: &[&str], limits: &CommandLimits) -> Result<(), String> {
+    let form = "zatre-web relays go movetime <ms> or go nodes <n> [searchmoves <move> ...] only";
+    let (limit, rest) = match args {
+        [keyword, value, rest @ ..] => ((*keyword, number(value)), rest),
+        _ => return Err(form.into()),
+    };
+    match limit {
+        ("movetime", Some(ms)) if (1..=limits.max_movetime).contains(&ms) => {}
+        ("movetime", _) => {
+            return Err(format!(
+                "movetime takes 1 to {} ms here (zatre-web --max-movetime)",
+                limits.max_movetime
+            ))
+        }
+        ("nodes", Some(n)) if (1..=limits.max_nodes).contains(&n) => {}
+        ("nodes", _) => {
+            return Err(format!("nodes takes 1 to {} here (zatre-web --max-nodes)", limits.max_nodes))
+        }
+        _ => return Err(form.into()),
+    }
+    match rest {
+        [] => Ok(()),
+        ["searchmoves", moves @ ..] if !moves.is_empty() && moves.iter().all(|m| is_move(m)) => Ok(()),
+        _ => Err(form.into()),
+    }
+}
+
+/// A plain decimal number (no sign), if it fits.
+fn number(text: &str) -> Option<u64> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+/// Whether `token` is written like a move: `pass`, or placements `<value>@<cell>` joined by
+/// commas (`5@h8,3@h9`). Only the form: whether it is legal is the engine's to say. It keeps
+/// keywords (`infinite`, `depth`) out of a move list.
+fn is_move(token: &str) -> bool {
+    token == "pass"
+        || token.split(',').all(|p| {
+            let Some((value, cell)) = p.split_once('@') else { return false };
+            let column = cell.trim_end_matches(|c: char| c.is_ascii_digit());
+            let row = &cell[column.len()..];
+            number(value).is_some()
+                && !column.is_empty()
+                && column.bytes().all(|b| b.is_ascii_lowercase())
+                && number(row).is_some()
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(line: &str) -> String {
+        check(line, &CommandLimits::default()).unwrap_or_else(|r| panic!("{line}: refused: {r}"))
+    }
+
+    fn refused(line: &str) -> Refusal {
+        match check(line, &CommandLimits::default()) {
+            Ok(_) => panic!("{line}: relayed"),
+            Err(r) => r,
+        }
+    }
+
+    #[test]
+    fn every_command_the_page_sends_is_relayed() {
+        for line in [
+            "1 protocol_version",
+            "2 variants",
+            "3 newgame variant classic players 2 rules=de",
+            "4 newgame",
+            "5 position",
+            "6 position variant=classic players=2 turn=1",
+            "7 position startpos variant dice players 3 moves +1,2,3 1@g7",
+            "8 geometry",
+            "9 status",
+            "10 score",
+            "11 history",
+            "12 next",
+            "13 next 5@h8,3@h9",
+            "14 draw",
+            "15 place 5@h8,3@h9",
+            "16 place pass",
+            "17 undo",
+            "18 go movetime 1000",
+            "19 go movetime 600000",
+            "20 stop",
+            "21 score 5@h8",
+            "22 setoption name MultiPV value 3",
+            "23 go nodes 1000000",
+            "24 go nodes 100000000 searchmoves 4@h8,1@h9,4@h10",
+            "25 isready",
+            "007\tgo  movetime 10 ",
+        ] {
+            ok(line);
+        }
+        assert_eq!(ok("007 go movetime 10"), "007", "the id as written");
+    }
+
+    #[test]
+    fn jobs_without_a_bound_the_page_needs_are_refused() {
+        for (line, code) in [
+            ("1 legal", "unknown_command"),
+            ("1 legal count", "unknown_command"),
+            ("1 perft 3", "unknown_command"),
+            ("1 bench", "unknown_command"),
+            ("1 quit", "unknown_command"),
+            ("1 setoption name Threads value 64", "invalid_argument"),
+            ("1 setoption name MultiPV value 256", "invalid_argument"),
+            ("1 setoption name MultiPV value 0", "invalid_argument"),
+            ("1 go", "invalid_argument"),
+            ("1 go infinite", "invalid_argument"),
+            ("1 go depth 20", "invalid_argument"),
+            ("1 go nodes 1000000000000 depth 20", "invalid_argument"),
+            ("1 go nodes 100000001", "invalid_argument"),
+            ("1 go movetime 600001", "invalid_argument"),
+            ("1 go movetime 0", "invalid_argument"),
+            ("1 go movetime 100 infinite", "invalid_argument"),
+            ("1 go movetime 100 searchmoves 1@h8 infinite", "invalid_argument"),
+            ("1 go movetime 100 nodes 5", "invalid_argument"),
+            ("1 go movetime 99999999999999999999999", "invalid_argument"),
+            ("1 go movetime -1", "invalid_argument"),
+            ("1 draw 1 2 3", "invalid_argument"),
+            ("1 place 5@h8 3@h9", "invalid_argument"),
+            ("1 status extra", "invalid_argument"),
+            ("1 NAME", "unknown_command"),
+        ] {
+            let r = refused(line);
+            assert_eq!((r.code, r.id.as_deref()), (code, Some("1")), "{line}: {r}");
+        }
+    }
+
+    #[test]
+    fn a_line_without_an_id_is_refused_without_one() {
+        for line in ["isready", "", "   ", "# comment", "1234567890 isready", "-1 isready", "1a isready"] {
+            let r = refused(line);
+            assert_eq!((r.code, r.id.as_deref()), ("syntax_error", None), "{line:?}");
+            assert_eq!(r.lines()[0], format!("? syntax_error {}", r.message));
+        }
+        let r = refused("42");
+        assert_eq!(
+            r.lines(),
+            ["?42 syntax_error a command is expected after the id".to_string(), String::new()]
+        );
+    }
+
+    #[test]
+    fn only_spaces_and_tabs_split_words_as_in_the_engine() {
+        // A vertical tab is part of a word for the engine: `go\x0binfinite` is no `go`.
+        assert_eq!(refused("1 go\x0binfinite").code, "unknown_command");
+        assert_eq!(refused("1 go movetime\u{a0}100").code, "invalid_argument");
+    }
+
+    #[test]
+    fn the_caps_are_the_operators() {
+        let limits = CommandLimits { max_movetime: 100, max_nodes: 10, max_multipv: 5 };
+        assert!(check("1 go movetime 100", &limits).is_ok());
+        assert!(check("1 go movetime 101", &limits).is_err());
+        assert!(check("1 go nodes 10", &limits).is_ok());
+        assert!(check("1 go nodes 11", &limits).is_err());
+        assert!(check("1 setoption name multipv value 5", &limits).is_ok());
+        let r = check("1 go nodes 11", &limits).expect_err("over the cap");
+        assert_eq!(r.message, "nodes takes 1 to 10 here (zatre-web --max-nodes)");
+    }
+
+    #[test]
+    fn echoed_text_is_short_and_has_no_control_characters() {
+        let long = "x".repeat(65536);
+        let r = refused(&format!("1 {long}"));
+        assert!(r.message.len() < 120, "{}", r.message);
+        assert!(r.message.contains("(65536 bytes)"), "{}", r.message);
+        assert_eq!(echo("a\x1b[31mb"), "a\\u{1b}[31mb");
+    }
+
+    #[test]
+    fn moves_are_recognised_by_their_form() {
+        for m in ["pass", "5@h8", "5@h8,3@h9,12@aa10"] {
+            assert!(is_move(m), "{m}");
+        }
+        for m in ["", "infinite", "depth", "5@", "@h8", "5@8", "5@h", "5@H8", "5@h8,", "-1@h8"] {
+            assert!(!is_move(m), "{m}");
+        }
+    }
+}
