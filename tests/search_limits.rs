@@ -89,3 +89,40 @@ proptest! {
         }
     }
 }
+
+/// `go nodes <n>` is checked before each unit of work and a unit under way is finished
+/// (PROTOCOL.md, "go": node limits): at depth 1 the count passes `n` by at most one simulated
+/// turn per thread, the largest of which is the next player's longest move list after any move
+/// and any draw; `go nodes 0` ranks one move.
+#[test]
+fn a_node_limit_is_passed_by_at_most_the_turn_under_way_per_thread() {
+    let mut pos = Position::new(Rules::new(Variant::Classic, 2).expect("2 players"));
+    pos.draw(&[1, 2, 3]).expect("the start draw");
+    let mut longest = 0;
+    for m in pos.movegen().legal_moves() {
+        let mut after = pos.clone();
+        after.play(&m).expect("a legal move");
+        for (drawn, _) in after.possible_draws() {
+            let mut next = after.clone();
+            next.draw(&drawn.values().collect::<Vec<_>>()).expect("a possible draw");
+            longest = longest.max(next.movegen().legal_count());
+        }
+    }
+    let spent = |n: u64, threads: usize| {
+        let limits = Limits { nodes: Some(n), depth: Some(1), ..Limits::default() };
+        let options = SearchOptions { threads, ..SearchOptions::default() };
+        search::run(&pos, &limits, &options, &AtomicBool::new(false), &mut |_| {})
+            .expect("a move is due")
+            .nodes
+    };
+    assert_eq!(spent(0, 1), 1, "go nodes 0 ranks one move");
+    let mut passed = false;
+    for threads in [1, 2] {
+        for n in (1..=600).step_by(7) {
+            let nodes = spent(n, threads);
+            assert!(nodes <= n + threads as u64 * longest, "nodes {n} with {threads} thread(s): {nodes}");
+            passed |= nodes > n;
+        }
+    }
+    assert!(passed, "the limit is never passed here: the test shows nothing");
+}
