@@ -791,16 +791,19 @@ fn the_caps_on_go_and_multipv_are_flags() {
 
 #[test]
 fn a_command_not_answered_in_time_ends_the_engine_4009() {
-    // A search longer than the deadline: the idle timer would never end it (its info lines and
-    // the page's own lines keep it alive), the answer deadline does.
+    // An engine that answers `status` at once and never answers `go` (as a search that runs on
+    // would): the idle timer never ends it (the page's reads keep the connection busy), the
+    // answer deadline does.
     let dir = tempfile::tempdir().expect("a temp dir");
-    let cmd = format!("echo $$ > {}/pid; exec {}", dir.path().display(), engine().display());
+    let cmd = format!(
+        "echo $$ > {}/pid; while read -r id command rest; do \
+         if [ \"$command\" = status ]; then printf '=%s phase place\\n\\n' \"$id\"; fi; done",
+        dir.path().display()
+    );
     let bridge = Bridge::start(&cmd, &["--answer-timeout", "2", "--idle-timeout", "1"]);
     let mut ws = bridge.open();
-    send(&mut ws, "0 draw");
-    assert!(response(&mut ws)[0].starts_with("=0 "));
-    send(&mut ws, "1 go movetime 500");
-    assert!(response(&mut ws)[0].starts_with("=1 bestmove "), "an answer within the deadline");
+    send(&mut ws, "1 status");
+    assert_eq!(response(&mut ws), ["=1 phase place"], "an answer within the deadline");
     let pid = read_pid(dir.path());
     let started = Instant::now();
     send(&mut ws, "2 go movetime 600000");
@@ -812,7 +815,10 @@ fn a_command_not_answered_in_time_ends_the_engine_4009() {
         let mut closed = None;
         while closed.is_none() {
             match next(&mut ws) {
-                Said::Line(l) if l.starts_with(&format!("={}", k - 1)) => break,
+                Said::Line(l) if l.starts_with(&format!("={} ", k - 1)) => break,
+                Said::Line(l) if l.starts_with("=2 ") || l.starts_with("?2 ") => {
+                    panic!("the long search was answered: {l}")
+                }
                 Said::Line(_) => {}
                 Said::Closed(code, reason) => closed = Some((code, reason)),
             }
