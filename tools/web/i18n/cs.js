@@ -14,6 +14,7 @@ export default {
   'button.draw.rolled': 'Hodit',
   'button.submit': 'Odehrát tah',
   'button.takeBack': 'Vrátit kameny',
+  'button.takeBack.rolled': 'Vrátit čísla',
   'button.pass': 'Vynechat',
   'button.undo': 'Zpět',
   'button.hint': 'Nápověda',
@@ -60,6 +61,7 @@ export default {
   'legend.lit': 'sem lze položit vybraný kámen',
   'legend.lit.rolled': 'sem lze zapsat vybrané číslo',
   'legend.pending': 'položeno v tomto tahu',
+  'legend.pending.rolled': 'zapsáno v tomto tahu',
 
   'hand.yours': 'Tvoje kameny',
   'hand.yours.rolled': 'Tvůj hod',
@@ -96,6 +98,7 @@ export default {
   'engine.thinkingStart': 'Počítač přemýšlí…',
   'engine.thinking': 'Počítač přemýšlí: fáze {depth} · očekávaný náskok {margin} · prověřeno tahů: {nodes} · {time} ms',
   'engine.played': { one: '{who} zahrál {move}: {n} bod', few: '{who} zahrál {move}: {n} body', many: '{who} zahrál {move}: {n} bodu', other: '{who} zahrál {move}: {n} bodů' },
+  'engine.played.rolled': { one: '{who} zapsal {move}: {n} bod', few: '{who} zapsal {move}: {n} body', many: '{who} zapsal {move}: {n} bodu', other: '{who} zapsal {move}: {n} bodů' },
 
   'bag.title': 'Sáček',
   'bag.none': 'Žádný sáček: čísla se hází kostkou.',

@@ -14,6 +14,7 @@ export default {
   'button.draw.rolled': 'Würfeln',
   'button.submit': 'Zug abgeben',
   'button.takeBack': 'Zurücknehmen',
+  'button.takeBack.rolled': 'Zurücknehmen',
   'button.pass': 'Passen',
   'button.undo': 'Rückgängig',
   'button.hint': 'Tipp',
@@ -60,6 +61,7 @@ export default {
   'legend.lit': 'nimmt den gewählten Stein',
   'legend.lit.rolled': 'nimmt die gewählte Zahl',
   'legend.pending': 'in diesem Zug gelegt',
+  'legend.pending.rolled': 'in diesem Zug eingetragen',
 
   'hand.yours': 'Deine Steine',
   'hand.yours.rolled': 'Dein Wurf',
@@ -96,6 +98,7 @@ export default {
   'engine.thinkingStart': 'Der Computer denkt nach …',
   'engine.thinking': 'Der Computer denkt nach: Stufe {depth} · erwarteter Vorsprung {margin} · {nodes} Züge geprüft · {time} ms',
   'engine.played': { one: '{who} legte {move}: {n} Punkt', other: '{who} legte {move}: {n} Punkte' },
+  'engine.played.rolled': { one: '{who} trug {move} ein: {n} Punkt', other: '{who} trug {move} ein: {n} Punkte' },
 
   'bag.title': 'Beutel',
   'bag.none': 'Kein Beutel: Die Zahlen werden gewürfelt.',

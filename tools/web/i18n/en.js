@@ -15,6 +15,7 @@ export default {
   'button.draw.rolled': 'Roll',
   'button.submit': 'Submit move',
   'button.takeBack': 'Take back',
+  'button.takeBack.rolled': 'Take back',
   'button.pass': 'Pass',
   'button.undo': 'Undo',
   'button.hint': 'Hint',
@@ -61,6 +62,7 @@ export default {
   'legend.lit': 'takes the selected tile',
   'legend.lit.rolled': 'takes the selected number',
   'legend.pending': 'put down this turn',
+  'legend.pending.rolled': 'written this turn',
 
   'hand.yours': 'Your hand',
   'hand.yours.rolled': 'Your roll',
@@ -97,6 +99,7 @@ export default {
   'engine.thinkingStart': 'The computer is thinking…',
   'engine.thinking': 'The computer is thinking: stage {depth} · expected margin {margin} · {nodes} moves looked at · {time} ms',
   'engine.played': { one: '{who} played {move}: {n} point', other: '{who} played {move}: {n} points' },
+  'engine.played.rolled': { one: '{who} wrote {move}: {n} point', other: '{who} wrote {move}: {n} points' },
 
   'bag.title': 'Bag',
   'bag.none': 'No bag: the numbers are rolled.',

@@ -14,6 +14,7 @@ export default {
   'button.draw.rolled': 'Dobás',
   'button.submit': 'Lépés beküldése',
   'button.takeBack': 'Visszavétel',
+  'button.takeBack.rolled': 'Visszavétel',
   'button.pass': 'Passz',
   'button.undo': 'Visszalépés',
   'button.hint': 'Tipp',
@@ -60,6 +61,7 @@ export default {
   'legend.lit': 'ide tehető a kiválasztott lapka',
   'legend.lit.rolled': 'ide írható a kiválasztott szám',
   'legend.pending': 'ebben a lépésben letéve',
+  'legend.pending.rolled': 'ebben a lépésben beírva',
 
   'hand.yours': 'A lapkáid',
   'hand.yours.rolled': 'A dobásod',
@@ -96,6 +98,7 @@ export default {
   'engine.thinkingStart': 'A gép gondolkodik…',
   'engine.thinking': 'A gép gondolkodik: {depth}. szakasz · várható előny {margin} · {nodes} megvizsgált lépés · {time} ms',
   'engine.played': { one: '{who} lépése {move}: {n} pont', other: '{who} lépése {move}: {n} pont' },
+  'engine.played.rolled': { one: '{who} beírta: {move}: {n} pont', other: '{who} beírta: {move}: {n} pont' },
 
   'bag.title': 'Zsák',
   'bag.none': 'Nincs zsák: a számokat dobókockával dobjuk.',
