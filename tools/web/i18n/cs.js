@@ -221,6 +221,9 @@ export default {
   'close.4005': 'Engine napsal příliš dlouhý řádek; spojení bylo ukončeno.',
   'close.4006': 'Tvůj engine byl po dlouhé přestávce ukončen. Spusť nový a pokračuj v této hře.',
   'close.4007': 'Stránka posílala příliš mnoho příkazů za sekundu; spojení bylo ukončeno.',
+  'close.4008': 'Na tomto zařízení je už otevřeno tolik her, kolik server dovolí; jednu zavři a připoj se znovu.',
+  'close.4009': 'Engine příliš dlouho neodpovídal a byl ukončen. Spusť nový a pokračuj v této hře.',
+  'close.4010': 'Spojení bylo příliš dlouho tiché (telefon usnul nebo vypadla síť). Spusť nový engine a pokračuj v této hře.',
   'close.unreachable': 'Server desky není dostupný.',
   'close.other': 'Spojení s enginem se přerušilo.',
 

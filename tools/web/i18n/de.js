@@ -221,6 +221,9 @@ export default {
   'close.4005': 'Die Engine hat eine zu lange Zeile geschrieben; die Verbindung wurde getrennt.',
   'close.4006': 'Deine Engine wurde nach einer langen Pause beendet. Starte eine neue, um dieses Spiel fortzusetzen.',
   'close.4007': 'Die Seite hat zu viele Befehle pro Sekunde gesendet; die Verbindung wurde getrennt.',
+  'close.4008': 'Auf diesem Gerät sind schon so viele Spiele offen, wie der Server erlaubt; schließe eines und verbinde neu.',
+  'close.4009': 'Die Engine hat zu lange nicht geantwortet und wurde beendet. Starte eine neue, um dieses Spiel fortzusetzen.',
+  'close.4010': 'Die Verbindung war zu lange still (das Telefon im Ruhezustand oder das Netz weg). Starte eine neue Engine, um dieses Spiel fortzusetzen.',
   'close.unreachable': 'Der Server des Bretts ist nicht erreichbar.',
   'close.other': 'Die Verbindung zur Engine ist abgebrochen.',
 

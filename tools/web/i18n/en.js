@@ -222,6 +222,9 @@ export default {
   'close.4005': 'The engine wrote a line that is too long; the connection was closed.',
   'close.4006': 'Your engine was stopped after a long pause. Start a new one to go on with this game.',
   'close.4007': 'The page sent too many commands a second; the connection was closed.',
+  'close.4008': 'This device already has as many games open as the board server allows; close one of them and reconnect.',
+  'close.4009': 'The engine took too long to answer and was stopped. Start a new one to go on with this game.',
+  'close.4010': 'The connection was silent too long (the phone asleep, or the network lost). Start a new engine to go on with this game.',
   'close.unreachable': 'The board server cannot be reached.',
   'close.other': 'The connection to the engine was lost.',
 

@@ -221,6 +221,9 @@ export default {
   'close.4005': 'A motor túl hosszú sort írt; a kapcsolat megszakadt.',
   'close.4006': 'A motorodat hosszú szünet után leállították. Indíts újat, és folytasd ezt a játékot.',
   'close.4007': 'Az oldal másodpercenként túl sok parancsot küldött; a kapcsolat megszakadt.',
+  'close.4008': 'Ezen az eszközön már annyi játék van nyitva, amennyit a szerver enged; zárj be egyet, és csatlakozz újra.',
+  'close.4009': 'A motor túl sokáig nem válaszolt, ezért leállították. Indíts újat, és folytasd ezt a játékot.',
+  'close.4010': 'A kapcsolat túl sokáig néma volt (a telefon elaludt, vagy megszakadt a hálózat). Indíts új motort, és folytasd ezt a játékot.',
   'close.unreachable': 'A tábla szervere nem érhető el.',
   'close.other': 'Megszakadt a kapcsolat a motorral.',
 
