@@ -2,6 +2,7 @@
 
 use thiserror::Error;
 
+use crate::rules::parse_number;
 use crate::search::{SearchOptions, Strategy};
 
 /// The strategies, in the order `options` lists them.
@@ -84,7 +85,7 @@ impl EngineOptions {
     /// An unknown name or a value out of range; nothing changes then.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         let spin = |name: &'static str, (min, max): (u32, u32)| {
-            value.parse::<u32>().ok().filter(|v| (min..=max).contains(v)).ok_or_else(|| OptionError::Value {
+            parse_number::<u32>(value).filter(|v| (min..=max).contains(v)).ok_or_else(|| OptionError::Value {
                 name,
                 expected: format!("a number from {min} to {max}"),
                 value: value.to_owned(),
@@ -101,7 +102,7 @@ impl EngineOptions {
                 })?;
             }
             "seed" => {
-                self.seed = value.parse().map_err(|_| OptionError::Value {
+                self.seed = parse_number(value).ok_or_else(|| OptionError::Value {
                     name: "Seed",
                     expected: format!("a number from 0 to {}", u64::MAX),
                     value: value.to_owned(),

@@ -15,6 +15,8 @@ use nom::sequence::{preceded, separated_pair, terminated};
 use nom::{Err, IResult, Parser};
 use thiserror::Error;
 
+use crate::rules::parse_number;
+
 use super::command::{Command, GoArgs, Id, NewGameArgs, PositionArgs, RawMove, RawPlacement, Token};
 use super::response::{ErrorCode, Failure};
 
@@ -265,9 +267,9 @@ fn end(i: &str) -> PResult<'_, ()> {
 fn number<'a, T: std::str::FromStr>(what: &'static str) -> impl FnMut(&'a str) -> PResult<'a, T> {
     move |i: &'a str| {
         let (rest, digits) = digit1(i)?;
-        match digits.parse::<T>() {
-            Ok(n) => Ok((rest, n)),
-            Err(_) => Err(Err::Failure(Problem::new(i, ProblemKind::OutOfRange(what)))),
+        match parse_number::<T>(digits) {
+            Some(n) => Ok((rest, n)),
+            None => Err(Err::Failure(Problem::new(i, ProblemKind::OutOfRange(what)))),
         }
     }
 }

@@ -235,12 +235,19 @@ impl fmt::Display for Response {
             }
             Err(failure) => {
                 let message: String =
-                    failure.message.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+                    failure.message.chars().map(|c| if breaks_lines(c) { ' ' } else { c }).collect();
                 write!(f, "?{id} {} {}", failure.code, message.trim())?;
             }
         }
         f.write_str("\n\n")
     }
+}
+
+/// Whether a character may not stand in a message, which is one line: a control character
+/// (`\n`, `\r`, U+0085 ...), or a line or paragraph separator (U+2028, U+2029), which readers in
+/// JavaScript and Python split lines at.
+fn breaks_lines(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
 }
 
 #[cfg(test)]
@@ -265,6 +272,11 @@ mod tests {
     fn failure_is_one_line() {
         let r = Response::failure(Id::new("4"), Failure::new(ErrorCode::IllegalMove, "no\ntile"));
         assert_eq!(r.to_string(), "?4 illegal_move no tile\n\n");
+        // Line and paragraph separators split lines in JavaScript and Python readers; U+0085 too.
+        for c in ['\u{2028}', '\u{2029}', '\u{85}', '\r', '\u{b}', '\u{c}'] {
+            let r = Response::failure(None, Failure::new(ErrorCode::UnknownCommand, format!("a{c}b")));
+            assert_eq!(r.to_string(), "? unknown_command a b\n\n", "{:?}", c);
+        }
     }
 
     #[test]

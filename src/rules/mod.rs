@@ -8,6 +8,7 @@ mod game_length;
 mod geometry;
 mod movegen;
 mod moves;
+mod number;
 mod options;
 mod perft;
 mod position;
@@ -24,6 +25,7 @@ pub use game_length::BOARD_END_OWN_TURNS;
 pub use geometry::{Cell, Geometry, Shape, Square};
 pub use movegen::{Extensions, MoveGen};
 pub use moves::{Move, Placement};
+pub use number::parse_number;
 pub use options::{
     CenterCross, ForcedDouble, KidsScoring, Leftovers, MustPlace, OptionError, OptionKind, OptionSpec,
     Preset, RuleOption, Rules, Switch, Variant,

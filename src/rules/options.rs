@@ -10,6 +10,7 @@ use thiserror::Error;
 
 use super::error::NotATile;
 use super::geometry::Shape;
+use super::number::parse_number;
 
 /// A rule option that cannot be set.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -224,14 +225,13 @@ pub enum OptionKind {
 impl OptionKind {
     /// Whether `value` is one this kind takes (integers without sign, in their range).
     pub fn accepts(self, value: &str) -> bool {
-        let number = |s: &str, min: u32, max: u32| {
-            !s.starts_with('+') && s.parse::<u32>().is_ok_and(|n| (min..=max).contains(&n))
-        };
+        let number =
+            |s: &str, min: u32, max: u32| parse_number::<u32>(s).is_some_and(|n| (min..=max).contains(&n));
         match self {
             OptionKind::Choice(names) => names.contains(&value),
             OptionKind::Range { min, max } => number(value, min, max),
             OptionKind::Odd { min, max } => {
-                number(value, min, max) && value.parse::<u32>().is_ok_and(|n| n % 2 == 1)
+                number(value, min, max) && parse_number::<u32>(value).is_some_and(|n| n % 2 == 1)
             }
             OptionKind::List { min, max, max_len } => {
                 let items = value.split(',');
@@ -371,7 +371,7 @@ impl RuleOption {
                     preset.fields();
             }
             RuleOption::Scoring => rules.scoring = value.parse().map_err(choice)?,
-            RuleOption::Size => rules.size = value.parse().map_err(|_| bad())?,
+            RuleOption::Size => rules.size = parse_number(value).ok_or_else(bad)?,
             RuleOption::Adjacent => rules.adjacent = value.parse::<Switch>().map_err(choice)? == Switch::On,
             RuleOption::CenterCross => rules.center_cross = value.parse().map_err(choice)?,
             RuleOption::MustPlace => rules.must_place = value.parse().map_err(choice)?,
@@ -380,7 +380,7 @@ impl RuleOption {
             RuleOption::Bonus => {
                 rules.bonus = value.split(',').map(str::parse).collect::<Result<_, _>>().map_err(|_| bad())?
             }
-            RuleOption::Rounds => rules.rounds = value.parse().map_err(|_| bad())?,
+            RuleOption::Rounds => rules.rounds = parse_number(value).ok_or_else(bad)?,
             RuleOption::Teams => rules.teams = value.parse::<Switch>().map_err(choice)? == Switch::On,
         }
         Ok(())

@@ -7,6 +7,7 @@ use super::board::{Axis, Board};
 use super::error::SetupError;
 use super::geometry::Geometry;
 use super::moves::Placement;
+use super::number::parse_number;
 use super::options::{RuleOption, Rules, Variant};
 use super::position::{Phase, Position};
 use super::sheet::Sheet;
@@ -79,19 +80,18 @@ impl Position {
         let field = |name: &'static str| fields.get(name).copied().ok_or(SetupError::Missing(name));
         let variant =
             Variant::parse(field("variant")?).ok_or_else(|| bad("variant", "classic, dice or kids"))?;
-        let players: u8 = field("players")?.parse().map_err(|_| bad("players", "a number from 1 to 6"))?;
+        let players: u8 =
+            parse_number(field("players")?).ok_or_else(|| bad("players", "a number from 1 to 6"))?;
         let options: Vec<(&str, &str)> =
             RuleOption::NAMES.iter().filter_map(|&k| fields.get(k).map(|&v| (k, v))).collect();
         let rules = Rules::with_options(variant, players, options.iter().copied())?;
         let mut pos = Position::new(rules);
         let rules = pos.rules.clone();
 
-        pos.turn = field("turn")?
-            .parse()
-            .ok()
+        pos.turn = parse_number(field("turn")?)
             .filter(|t| (1..=MAX_TURN).contains(t))
             .ok_or_else(|| bad("turn", format!("a number from 1 to {MAX_TURN}")))?;
-        let tomove: usize = field("tomove")?.parse().map_err(|_| bad("tomove", "a seat number"))?;
+        let tomove: usize = parse_number(field("tomove")?).ok_or_else(|| bad("tomove", "a seat number"))?;
         if !(1..=usize::from(players)).contains(&tomove) {
             return Err(bad("tomove", format!("seat {tomove} is not one of 1 to {players}")));
         }
@@ -185,7 +185,7 @@ fn parse_bag(rules: &Rules, text: &str) -> Result<Tiles, SetupError> {
     }
     let counts: Vec<u8> = text
         .split(',')
-        .map(|c| c.parse::<u8>().ok().filter(|_| !c.starts_with('+')))
+        .map(parse_number::<u8>)
         .collect::<Option<_>>()
         .filter(|c: &Vec<u8>| c.len() == 6)
         .ok_or_else(|| bad("bag", "six counts, of the values 1 to 6"))?;

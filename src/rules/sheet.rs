@@ -6,6 +6,7 @@
 
 use std::fmt;
 
+use super::number::parse_number;
 use super::options::{KidsScoring, Rules, Variant};
 use super::scoring::{run_points, MoveScore};
 
@@ -282,9 +283,8 @@ impl Sheet {
                 boxes[j] = match text {
                     "-" => None,
                     _ => Some(
-                        text.parse::<u16>()
-                            .ok()
-                            .filter(|&n| n > 0 && n <= 999 && !text.starts_with('+'))
+                        parse_number::<u16>(text)
+                            .filter(|&n| n > 0 && n <= 999)
                             .ok_or_else(|| format!("box '{text}' is not a positive number or -"))?,
                     ),
                 };
