@@ -1291,8 +1291,7 @@ fn a_phone_starts_with_large_cells_that_keep_the_play_in_view() {
 
     // The player scrolls by hand (in a box made narrow, 200 px, so that the cells near the centre
     // can leave it): a redraw with the same cells does not scroll back; a new choice of cells does.
-    browser.js("const s = document.createElement('style'); s.id = 'narrow-box'; \
-         s.textContent = '#board-scroll { max-width: 200px !important; }'; document.head.append(s); \
+    browser.js("document.querySelector('#board-scroll').style.setProperty('max-width', '200px', 'important'); \
          const b = document.querySelector('#board-scroll'); b.scrollTo(b.scrollWidth, b.scrollHeight); return true;");
     settle(&browser);
     let before = phone_board(&browser);
@@ -1313,7 +1312,7 @@ fn a_phone_starts_with_large_cells_that_keep_the_play_in_view() {
     settle(&browser);
     let back = phone_board(&browser);
     assert_eq!(back["pendingIn"], Value::Bool(true), "the tile of this turn in view again: {back}");
-    browser.js("document.querySelector('#narrow-box').remove(); return true;");
+    browser.js("document.querySelector('#board-scroll').style.removeProperty('max-width'); return true;");
 
     // The keyboard: a cell focused at the far end of its row is scrolled into view.
     browser.js("document.querySelector('[data-cell][tabindex=\"0\"]').focus(); return true;");

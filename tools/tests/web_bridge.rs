@@ -998,7 +998,7 @@ fn the_page_is_served_with_a_strict_content_security_policy() {
         let head = text.split("\r\n\r\n").next().unwrap_or_default().to_ascii_lowercase();
         assert!(
             head.contains(
-                "\r\ncontent-security-policy: default-src 'self'; style-src 'self' 'unsafe-inline'; \
+                "\r\ncontent-security-policy: default-src 'self'; \
                  connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; \
                  frame-ancestors 'none'\r\n"
             ),

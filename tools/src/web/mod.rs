@@ -209,15 +209,10 @@ async fn websocket(State(shared): State<Arc<Shared>>, request: Request) -> Respo
     })
 }
 
-/// The page's Content-Security-Policy: its own scripts, images and WebSocket only; no inline
-/// script, no plugin, no `<base>`, no form, no framing. Styles come from its own files and, for
-/// now, inline too (`style-src 'self' 'unsafe-inline'`): review mode's colour swatches are `style`
-/// attributes (`el('span', { style: ... })` in js/review.js) and the browser test narrows the
-/// board with a `<style>` element. Once both set styles through the CSSOM
-/// (`element.style.setProperty`, which any policy allows), drop the `style-src` directive. With
-/// no HTML sink in the page (it writes text with `textContent`) and every fetch confined to
-/// `'self'`, inline styles give an attacker nothing to read or send.
-pub const CSP: &str = "default-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+/// The page's Content-Security-Policy: its own scripts, styles, images and WebSocket only; no
+/// inline script or style, no plugin, no `<base>`, no form, no framing. The page sets styles
+/// through the CSSOM (`element.style`), which no policy blocks, never as `style` attributes.
+pub const CSP: &str = "default-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /// Any other `GET`: a file of the page. With `ZATRE_WEB_ASSETS` set to the page's directory
 /// (`tools/web`), the files are read from there on every request instead, for work on the page

@@ -22,10 +22,11 @@ export class ConnectionClosed extends Error {
 /**
  * The bridge's own close codes (tools/src/web/session.rs): 4001 the engine exited, 4002 too many
  * engines, 4003 a line of the page too long, 4004 the engine not started, 4005 an engine line too
- * long, 4006 the engine stopped after an idle time, 4007 too many commands a second. The page
- * says each in words from the catalogue (`close.<code>`).
+ * long, 4006 the engine stopped after an idle time, 4007 too many commands a second, 4008 this
+ * client holds its share of engines, 4009 the engine did not answer in time, 4010 the page answered
+ * no ping. The page says each in words from the catalogue (`close.<code>`).
  */
-export const CLOSE_CODES = [4001, 4002, 4003, 4004, 4005, 4006, 4007];
+export const CLOSE_CODES = [4001, 4002, 4003, 4004, 4005, 4006, 4007, 4008, 4009, 4010];
 
 export class EngineClient extends EventTarget {
   constructor(url) {

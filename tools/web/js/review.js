@@ -661,7 +661,10 @@ export class Review {
     const legend = el('ul', { class: 'review-legend' });
     for (let s = 1; s <= g.players; s++) {
       const li = el('li');
-      li.append(el('span', { class: 'review-swatch', style: `background:${COLOURS[(s - 1) % COLOURS.length]}`, 'aria-hidden': 'true' }));
+      const swatch = el('span', { class: 'review-swatch', 'aria-hidden': 'true' });
+      // Through the CSSOM: the page's CSP allows no inline `style` attribute.
+      swatch.style.background = COLOURS[(s - 1) % COLOURS.length];
+      li.append(swatch);
       li.append(this.seatName(s));
       legend.append(li);
     }
