@@ -193,6 +193,19 @@ fn no_answer_to_go_loses_on_time() {
     assert!(records[0].detail.as_deref().is_some_and(|d| d.contains("450 ms")), "{records:?}");
 }
 
+/// An engine that floods `info` lines during `go` and never answers loses on time at its deadline:
+/// the lines waiting to be read do not hold the deadline off, and the referee's memory stays
+/// bounded (it once grew without end).
+#[test]
+fn a_flood_of_info_lines_loses_on_time() {
+    let started = std::time::Instant::now();
+    let records = faulty_pair("flood.sh", "exec yes 'info string flood flood flood flood flood'", "timeout");
+    assert!(records[0].detail.as_deref().is_some_and(|d| d.contains("450 ms")), "{records:?}");
+    // Two timeouts of 450 ms and the other engine's moves, with room for a busy machine.
+    let took = started.elapsed();
+    assert!(took < std::time::Duration::from_secs(20), "the match took {took:?}");
+}
+
 #[test]
 fn a_crash_loses() {
     let records = faulty_pair("crash.sh", "exit 3", "crash");

@@ -1,17 +1,29 @@
 //! One engine process driven over the text protocol: spawning, the framing of requests and
 //! responses, and every way an engine can fail (a [`Fault`]). A reader thread feeds stdout lines
-//! into a channel so that every wait has a deadline and a match never hangs.
+//! into a bounded channel so that every wait has a deadline, a match never hangs, and an engine
+//! that floods its output holds up its own reader rather than filling the referee's memory.
 
 use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::collections::VecDeque;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
 /// The longest stdout line the referee reads before it calls the engine's output garbage.
 const MAX_LINE: usize = 1 << 20;
+
+/// The most bytes of output (every line counted, `info` lines too) the referee reads for one
+/// response before it calls the engine's output garbage.
+const MAX_RESPONSE: usize = 64 << 20;
+
+/// How many `info` lines of one response a [`Reply`] keeps: the last ones.
+const MAX_INFO: usize = 256;
+
+/// Lines the reader thread may read ahead of the referee; then it waits, and so does the engine.
+const READ_AHEAD: usize = 64;
 
 /// How an engine failed; the engine loses the game it was playing.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,7 +84,8 @@ enum Output {
 }
 
 /// A successful response: the payload lines after `=<id>` (the first one is what followed the id
-/// on the same line, when anything did), and the `info` lines that came before it.
+/// on the same line, when anything did), and the last [`MAX_INFO`] `info` lines that came before
+/// it (an engine may print any number; only the last ones are kept).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Reply {
     pub payload: Vec<String>,
@@ -109,7 +122,7 @@ impl EngineProcess {
             .map_err(|e| Fault::Spawn(format!("{command}: {e}")))?;
         let stdout = child.stdout.take().ok_or_else(|| Fault::Spawn("no stdout pipe".to_string()))?;
         let stdin = child.stdin.take();
-        let (tx, rx) = mpsc::channel();
+        let (tx, rx) = mpsc::sync_channel(READ_AHEAD);
         thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             loop {
@@ -161,14 +174,19 @@ impl EngineProcess {
         if let Err(e) = written {
             return Err(self.crashed(&format!("writing '{command}': {e}")));
         }
-        let deadline = Instant::now() + timeout;
+        let deadline = Instant::now().checked_add(timeout);
         let mut reply = Reply::default();
+        let mut info = VecDeque::new();
         let verb = command.split_whitespace().next().unwrap_or("");
+        let mut budget = Budget { verb, left: MAX_RESPONSE };
         // Wait for the response's first line.
         loop {
-            let line = self.next_line(deadline, verb, timeout)?;
+            let line = budget.take(self.next_line(deadline, verb, timeout)?)?;
             if allow_info && (line == "info" || line.starts_with("info ")) {
-                reply.info.push(line);
+                if info.len() == MAX_INFO {
+                    info.pop_front();
+                }
+                info.push_back(line);
                 continue;
             }
             if let Some(rest) = line.strip_prefix('=') {
@@ -188,7 +206,7 @@ impl EngineProcess {
                 }
                 // Read to the empty line so that the stream stays in step, then report.
                 loop {
-                    if self.next_line(deadline, verb, timeout)?.is_empty() {
+                    if budget.take(self.next_line(deadline, verb, timeout)?)?.is_empty() {
                         break;
                     }
                 }
@@ -196,9 +214,10 @@ impl EngineProcess {
             }
             return Err(Fault::Garbage(format!("'{}' while waiting for the answer to {verb}", clip(&line))));
         }
+        reply.info = info.into();
         // The payload runs to the empty line.
         loop {
-            let line = self.next_line(deadline, verb, timeout)?;
+            let line = budget.take(self.next_line(deadline, verb, timeout)?)?;
             if line.is_empty() {
                 return Ok(reply);
             }
@@ -206,9 +225,22 @@ impl EngineProcess {
         }
     }
 
-    fn next_line(&mut self, deadline: Instant, verb: &str, timeout: Duration) -> Result<String, Fault> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(left) {
+    /// The next line of output, or a timeout once `deadline` has passed, even when lines are
+    /// waiting (an engine that floods its output must not outrun its deadline). No deadline (a
+    /// timeout too far away to be told) waits as long as it takes.
+    fn next_line(&mut self, deadline: Option<Instant>, verb: &str, timeout: Duration) -> Result<String, Fault> {
+        let received = match deadline {
+            Some(deadline) => {
+                let now = Instant::now();
+                if now >= deadline {
+                    Err(RecvTimeoutError::Timeout)
+                } else {
+                    self.lines.recv_timeout(deadline - now)
+                }
+            }
+            None => self.lines.recv().map_err(|_| RecvTimeoutError::Disconnected),
+        };
+        match received {
             Ok(Output::Line(line)) => Ok(line),
             Ok(Output::Bad(what)) => Err(Fault::Garbage(what)),
             Ok(Output::Closed) | Err(RecvTimeoutError::Disconnected) => {
@@ -264,6 +296,29 @@ impl Drop for EngineProcess {
     }
 }
 
+/// What is left of [`MAX_RESPONSE`] for the response to one command.
+struct Budget<'a> {
+    verb: &'a str,
+    left: usize,
+}
+
+impl Budget<'_> {
+    /// Counts a line (and its newline) against the budget.
+    fn take(&mut self, line: String) -> Result<String, Fault> {
+        match self.left.checked_sub(line.len() + 1) {
+            Some(left) => {
+                self.left = left;
+                Ok(line)
+            }
+            None => Err(Fault::Garbage(format!(
+                "more than {} MiB of output while waiting for the answer to {}",
+                MAX_RESPONSE >> 20,
+                self.verb
+            ))),
+        }
+    }
+}
+
 /// Splits `<id> rest` (after `=` or `?`) into the id and the rest.
 fn split_id(rest: &str) -> (&str, &str) {
     let end = rest.find([' ', '\t']).unwrap_or(rest.len());
@@ -299,5 +354,29 @@ mod tests {
         assert_eq!(reply.payload, vec!["ok".to_string()]);
         let fault = e.request("go", Duration::from_millis(100), true).expect_err("times out");
         assert_eq!(fault.kind(), "timeout");
+    }
+
+    /// A response that is already waiting when the deadline has passed comes too late: the
+    /// deadline is checked before the queue (an engine that floods its output otherwise never
+    /// times out).
+    #[test]
+    fn a_passed_deadline_wins_over_waiting_output() {
+        let mut e = EngineProcess::spawn("printf '=1 bestmove pass\\n\\n'; sleep 5").expect("sh starts");
+        thread::sleep(Duration::from_millis(300));
+        let fault = e.request("go", Duration::ZERO, true).expect_err("too late");
+        assert_eq!(fault.kind(), "timeout", "{fault}");
+    }
+
+    /// Of many `info` lines before a response only the last ones are kept.
+    #[test]
+    fn a_reply_keeps_only_the_last_info_lines() {
+        let mut e = EngineProcess::spawn(
+            "read id cmd; i=0; while [ $i -lt 1000 ]; do echo \"info depth $i\"; i=$((i+1)); done; printf '=%s bestmove pass\\n\\n' \"$id\"; sleep 5",
+        )
+        .expect("sh starts");
+        let reply = e.request("go", Duration::from_secs(20), true).expect("answers");
+        assert_eq!(reply.info.len(), MAX_INFO);
+        assert_eq!(reply.info.last().map(String::as_str), Some("info depth 999"));
+        assert_eq!(reply.payload, vec!["bestmove pass".to_string()]);
     }
 }
