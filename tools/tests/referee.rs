@@ -206,6 +206,62 @@ fn a_flood_of_info_lines_loses_on_time() {
     assert!(took < std::time::Duration::from_secs(20), "the match took {took:?}");
 }
 
+/// Whether process `pid` has ended (a zombie that waits to be reaped counts as ended), waiting up
+/// to two seconds for it.
+fn ended(pid: u32) -> bool {
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    loop {
+        let state = fs::read_to_string(format!("/proc/{pid}/stat")).ok();
+        // The state follows the command name in parentheses, which may hold spaces.
+        let running = state.as_deref().and_then(|s| s.rsplit_once(") ")).is_some_and(|(_, rest)| !rest.starts_with('Z'));
+        if !running {
+            return true;
+        }
+        if std::time::Instant::now() > until {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// The pids a fake engine wrote, one a line, to `file`.
+fn pids_in(file: &Path) -> Vec<u32> {
+    let text = fs::read_to_string(file).unwrap_or_default();
+    text.lines().filter_map(|l| l.trim().parse().ok()).collect()
+}
+
+/// A faulty engine's whole process group is killed, what its shell started too, without a `kill`
+/// program on PATH (the referee once ran `kill` to end the group).
+#[test]
+fn a_faulty_engines_children_are_killed_without_a_kill_program() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pids = dir.path().join("pids");
+    let fake = dir.path().join("spawner.sh");
+    let script = format!(
+        "#!/bin/sh\n/bin/sleep 1000 </dev/null >/dev/null 2>&1 &\necho $! >> '{}'\nwhile read -r id cmd rest; do\n  case \"$cmd\" in\n    go) : ;;\n    *) printf '=%s\\n\\n' \"$id\" ;;\n  esac\ndone\n",
+        pids.display()
+    );
+    fs::write(&fake, script).expect("write the script");
+    fs::set_permissions(&fake, fs::Permissions::from_mode(0o755)).expect("make it executable");
+    let bin = dir.path().join("bin");
+    fs::create_dir(&bin).expect("a bin directory");
+    std::os::unix::fs::symlink("/bin/sh", bin.join("sh")).expect("link sh");
+    let out = Command::new(REFEREE)
+        .args(["--engine", &fake.display().to_string(), "--engine", &strategy("random")])
+        .args(["--games", "2", "--movetime", "20", "--margin", "200", "--concurrency", "1"])
+        .env("PATH", &bin)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the referee runs");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("games 2: timeout 2"), "{report}{}", String::from_utf8_lossy(&out.stderr));
+    let pids = pids_in(&pids);
+    assert_eq!(pids.len(), 2, "one engine process a game");
+    for pid in pids {
+        assert!(ended(pid), "the engine's child {pid} survived");
+    }
+}
+
 #[test]
 fn a_crash_loses() {
     let records = faulty_pair("crash.sh", "exit 3", "crash");

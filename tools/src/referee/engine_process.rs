@@ -285,12 +285,14 @@ impl Drop for EngineProcess {
     fn drop(&mut self) {
         drop(self.stdin.take());
         // The group's id is the shell's pid (process_group(0)); it stays valid while any member
-        // lives, so this also ends what the shell started. A failure means nothing is left.
-        let _ = Command::new("kill")
-            .args(["-KILL", "--", &format!("-{}", self.child.id())])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status();
+        // lives, and the shell, not yet reaped, holds it until the wait below, so this also ends
+        // what the shell started and nothing else. A failure means nothing is left.
+        if let Ok(group) = libc::pid_t::try_from(self.child.id()) {
+            // SAFETY: killpg only sends a signal; it touches no memory of this process.
+            unsafe {
+                libc::killpg(group, libc::SIGKILL);
+            }
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
