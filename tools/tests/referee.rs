@@ -213,7 +213,10 @@ fn ended(pid: u32) -> bool {
     loop {
         let state = fs::read_to_string(format!("/proc/{pid}/stat")).ok();
         // The state follows the command name in parentheses, which may hold spaces.
-        let running = state.as_deref().and_then(|s| s.rsplit_once(") ")).is_some_and(|(_, rest)| !rest.starts_with('Z'));
+        let running = state
+            .as_deref()
+            .and_then(|s| s.rsplit_once(") "))
+            .is_some_and(|(_, rest)| !rest.starts_with('Z'));
         if !running {
             return true;
         }
@@ -259,6 +262,57 @@ fn a_faulty_engines_children_are_killed_without_a_kill_program() {
     assert_eq!(pids.len(), 2, "one engine process a game");
     for pid in pids {
         assert!(ended(pid), "the engine's child {pid} survived");
+    }
+}
+
+/// SIGTERM, SIGINT or SIGHUP during a match kills every engine's process group (each in a group
+/// of its own, out of reach of a terminal's signal) and exits with 128 + the signal; the records
+/// file holds whole lines only.
+#[test]
+fn a_signal_kills_the_engines_and_exits() {
+    for (signal, name) in [(libc::SIGTERM, "TERM"), (libc::SIGINT, "INT"), (libc::SIGHUP, "HUP")] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let pids = dir.path().join("pids");
+        // The engine writes its pid and its child's, then never answers `go`.
+        let script = format!(
+            "#!/bin/sh\necho $$ >> '{0}'\nsleep 1000 </dev/null >/dev/null 2>&1 &\necho $! >> '{0}'\nwhile read -r id cmd rest; do\n  case \"$cmd\" in\n    go) echo go >> '{0}' ;;\n    *) printf '=%s\\n\\n' \"$id\" ;;\n  esac\ndone\n",
+            pids.display()
+        );
+        let fake = dir.path().join("hang.sh");
+        fs::write(&fake, script).expect("write the script");
+        fs::set_permissions(&fake, fs::Permissions::from_mode(0o755)).expect("make it executable");
+        let records = dir.path().join("games.jsonl");
+        let mut child = Command::new(REFEREE)
+            .args(["--engine", &fake.display().to_string(), "--engine", &strategy("random")])
+            .args(["--games", "2", "--movetime", "20", "--margin", "60000", "--concurrency", "1"])
+            .args(["--records", records.to_str().expect("utf-8 path")])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the referee starts");
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while !fs::read_to_string(&pids).unwrap_or_default().contains("go") {
+            assert!(std::time::Instant::now() < until, "the engine was never asked to move");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let referee = libc::pid_t::try_from(child.id()).expect("a pid");
+        // SAFETY: kill only sends a signal, here to the referee this test started.
+        assert_eq!(unsafe { libc::kill(referee, signal) }, 0);
+        let out = child.wait_with_output().expect("the referee ends");
+        assert_eq!(
+            out.status.code(),
+            Some(128 + signal),
+            "SIG{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let pids = pids_in(&pids);
+        assert_eq!(pids.len(), 2, "SIG{name}: the engine and its child");
+        for pid in pids {
+            assert!(ended(pid), "SIG{name}: engine process {pid} survived");
+        }
+        let written = fs::read_to_string(&records).unwrap_or_default();
+        assert!(written.is_empty() || written.ends_with('\n'), "SIG{name}: {written}");
     }
 }
 

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use zatre_tools::referee::{
-    read_records, rules_of, run, Comparison, Limits, MatchConfig, Report, Shard, Sprt,
+    exit_on_signals, read_records, rules_of, run, Comparison, Limits, MatchConfig, Report, Shard, Sprt,
 };
 
 /// The zatre referee: plays games between engines that speak the zatre text protocol, judging
@@ -205,6 +205,7 @@ fn play(args: PlayArgs) -> Result<ExitCode, String> {
         records: args.records,
         progress: std::io::stderr().is_terminal(),
     };
+    exit_on_signals().map_err(|e| format!("handling signals: {e}"))?;
     let result = run(&config).map_err(|e| format!("writing records: {e}"))?;
     if result.records.len() < result.planned {
         eprintln!(

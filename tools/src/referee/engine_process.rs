@@ -3,14 +3,15 @@
 //! into a bounded channel so that every wait has a deadline, a match never hangs, and an engine
 //! that floods its output holds up its own reader rather than filling the referee's memory.
 
+use std::collections::VecDeque;
 use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::collections::VecDeque;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
+
+use super::interrupt;
 
 /// The longest stdout line the referee reads before it calls the engine's output garbage.
 const MAX_LINE: usize = 1 << 20;
@@ -111,15 +112,10 @@ impl EngineProcess {
         if command.trim().is_empty() {
             return Err(Fault::Spawn("empty command line".to_string()));
         }
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(command)
-            .process_group(0)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| Fault::Spawn(format!("{command}: {e}")))?;
+        let mut sh = Command::new("sh");
+        sh.arg("-c").arg(command).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
+        let mut child =
+            interrupt::spawn_group(&mut sh).map_err(|e| Fault::Spawn(format!("{command}: {e}")))?;
         let stdout = child.stdout.take().ok_or_else(|| Fault::Spawn("no stdout pipe".to_string()))?;
         let stdin = child.stdin.take();
         let (tx, rx) = mpsc::sync_channel(READ_AHEAD);
@@ -228,7 +224,12 @@ impl EngineProcess {
     /// The next line of output, or a timeout once `deadline` has passed, even when lines are
     /// waiting (an engine that floods its output must not outrun its deadline). No deadline (a
     /// timeout too far away to be told) waits as long as it takes.
-    fn next_line(&mut self, deadline: Option<Instant>, verb: &str, timeout: Duration) -> Result<String, Fault> {
+    fn next_line(
+        &mut self,
+        deadline: Option<Instant>,
+        verb: &str,
+        timeout: Duration,
+    ) -> Result<String, Fault> {
         let received = match deadline {
             Some(deadline) => {
                 let now = Instant::now();
@@ -284,15 +285,10 @@ impl EngineProcess {
 impl Drop for EngineProcess {
     fn drop(&mut self) {
         drop(self.stdin.take());
-        // The group's id is the shell's pid (process_group(0)); it stays valid while any member
-        // lives, and the shell, not yet reaped, holds it until the wait below, so this also ends
-        // what the shell started and nothing else. A failure means nothing is left.
-        if let Ok(group) = libc::pid_t::try_from(self.child.id()) {
-            // SAFETY: killpg only sends a signal; it touches no memory of this process.
-            unsafe {
-                libc::killpg(group, libc::SIGKILL);
-            }
-        }
+        // The group's id is the shell's pid; it stays valid while any member lives, and the
+        // shell, not yet reaped, holds it until the wait below, so this also ends what the shell
+        // started and nothing else.
+        interrupt::kill_group(&self.child);
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

@@ -4,6 +4,7 @@
 mod compare;
 mod engine_process;
 mod game;
+mod interrupt;
 mod record;
 mod report;
 mod runner;
@@ -12,6 +13,7 @@ mod sprt;
 pub use compare::{Change, Comparison};
 pub use engine_process::{EngineProcess, Fault, Reply};
 pub use game::{deal_and_play, play, Dealer, End, GameSpec, Limits, Played, SeatResult, Slots};
+pub use interrupt::exit_on_signals;
 #[cfg(test)]
 pub(crate) use record::test_record;
 pub use record::{read_records, Record};

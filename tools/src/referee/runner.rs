@@ -13,6 +13,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use zatre::rules::{Rules, Variant};
 
 use super::game::{self, GameSpec, Limits, Slots};
+use super::interrupt;
 use super::record::Record;
 use super::report::Report;
 use super::sprt::{Sprt, SprtState, Verdict};
@@ -195,6 +196,7 @@ pub fn run(config: &MatchConfig) -> io::Result<MatchResult> {
         drop(tx);
         for record in rx {
             if let Some(w) = out.as_mut() {
+                let _whole = interrupt::writing_records();
                 let line = serde_json::to_string(&record).map_err(io::Error::other);
                 let written = line.and_then(|l| writeln!(w, "{l}").and_then(|()| w.flush()));
                 if let Err(e) = written {
