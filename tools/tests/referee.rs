@@ -316,6 +316,34 @@ fn a_signal_kills_the_engines_and_exits() {
     }
 }
 
+/// An engine that cannot be started (not found, or not executable) is a `spawn` fault, not a
+/// crash, and when it cannot start for its first game the match is abandoned: exit status 2, the
+/// reason on stderr and no report.
+#[test]
+fn an_engine_that_cannot_start_abandons_the_match() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let not_executable = dir.path().join("engine.sh");
+    fs::write(&not_executable, "#!/bin/sh\n").expect("write the file");
+    let missing = dir.path().join("no-such-engine").display().to_string();
+    let cases =
+        [(missing.as_str(), "not found"), (not_executable.to_str().expect("utf-8 path"), "not executable")];
+    for (command, cause) in cases {
+        let random = strategy("random");
+        let records = dir.path().join("games.jsonl");
+        let out = Command::new(REFEREE)
+            .args(["--engine", &random, "--engine", command, "--games", "2", "--movetime", "10"])
+            .args(["--records", records.to_str().expect("utf-8 path")])
+            .stdin(Stdio::null())
+            .output()
+            .expect("the referee runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("engine 2 cannot be started (spawn: ") && stderr.contains(cause), "{stderr}");
+        assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
+        assert_eq!(fs::read_to_string(&records).unwrap_or_default(), "", "no game is recorded");
+    }
+}
+
 #[test]
 fn a_crash_loses() {
     let records = faulty_pair("crash.sh", "exit 3", "crash");

@@ -206,7 +206,7 @@ fn play(args: PlayArgs) -> Result<ExitCode, String> {
         progress: std::io::stderr().is_terminal(),
     };
     exit_on_signals().map_err(|e| format!("handling signals: {e}"))?;
-    let result = run(&config).map_err(|e| format!("writing records: {e}"))?;
+    let result = run(&config).map_err(|e| e.to_string())?;
     if result.records.len() < result.planned {
         eprintln!(
             "zatre-match: stopped after {} of {} games (sprt decided)",

@@ -6,7 +6,7 @@
 use std::collections::VecDeque;
 use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -29,7 +29,8 @@ const READ_AHEAD: usize = 64;
 /// How an engine failed; the engine loses the game it was playing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fault {
-    /// It could not be started.
+    /// It could not be started: the shell could not run its command line (exit status 127, not
+    /// found, or 126, not executable, before any output).
     Spawn(String),
     /// It answered a move the rules reject (or one that does not parse).
     IllegalMove(String),
@@ -100,6 +101,8 @@ pub struct EngineProcess {
     stdin: Option<ChildStdin>,
     lines: Receiver<Output>,
     next_id: u64,
+    /// Whether it has printed anything yet.
+    heard: bool,
 }
 
 impl EngineProcess {
@@ -148,7 +151,7 @@ impl EngineProcess {
                 }
             }
         });
-        Ok(EngineProcess { command: command.to_string(), child, stdin, lines: rx, next_id: 1 })
+        Ok(EngineProcess { command: command.to_string(), child, stdin, lines: rx, next_id: 1, heard: false })
     }
 
     /// The command line it was started from.
@@ -242,8 +245,14 @@ impl EngineProcess {
             None => self.lines.recv().map_err(|_| RecvTimeoutError::Disconnected),
         };
         match received {
-            Ok(Output::Line(line)) => Ok(line),
-            Ok(Output::Bad(what)) => Err(Fault::Garbage(what)),
+            Ok(Output::Line(line)) => {
+                self.heard = true;
+                Ok(line)
+            }
+            Ok(Output::Bad(what)) => {
+                self.heard = true;
+                Err(Fault::Garbage(what))
+            }
             Ok(Output::Closed) | Err(RecvTimeoutError::Disconnected) => {
                 Err(self.crashed(&format!("stdout closed during {verb}")))
             }
@@ -258,12 +267,39 @@ impl EngineProcess {
         // Give a dying process a moment to be reaped so that its status can be told.
         let until = Instant::now() + Duration::from_millis(200);
         loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => return Fault::Crash(format!("{what} ({status})")),
-                Ok(None) if Instant::now() < until => thread::sleep(Duration::from_millis(5)),
-                _ => return Fault::Crash(what.to_string()),
+            match self.exited() {
+                Some(status) => {
+                    // Nothing read from a shell that could not run the command: 127 is "not
+                    // found", 126 "not executable" (POSIX sh).
+                    let cause = match status.code() {
+                        Some(127) if !self.heard => "not found",
+                        Some(126) if !self.heard => "not executable",
+                        _ => return Fault::Crash(format!("{what} ({status})")),
+                    };
+                    return Fault::Spawn(format!("{}: {cause} ({status}, no output)", self.command));
+                }
+                None if Instant::now() < until => thread::sleep(Duration::from_millis(5)),
+                None => return Fault::Crash(what.to_string()),
             }
         }
+    }
+
+    /// How the shell ended, when it has; then it is reaped, after its group is killed (its pid,
+    /// the group's id, is not reused before it is reaped, so the kill reaches nothing else).
+    fn exited(&mut self) -> Option<ExitStatus> {
+        let pid = libc::id_t::try_from(self.child.id()).ok()?;
+        // SAFETY: a zeroed siginfo_t is a valid value; waitid writes into it. WNOWAIT leaves the
+        // child to be reaped below, WNOHANG returns at once.
+        let ended = unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            let rc = libc::waitid(libc::P_PID, pid, &mut info, libc::WEXITED | libc::WNOHANG | libc::WNOWAIT);
+            rc == 0 && info.si_pid() != 0
+        };
+        if !ended {
+            return None;
+        }
+        interrupt::kill_group(&self.child);
+        self.child.try_wait().ok().flatten()
     }
 
     /// Asks the engine to quit, waits briefly, then kills it.
@@ -273,7 +309,7 @@ impl EngineProcess {
         }
         let until = Instant::now() + Duration::from_millis(500);
         while Instant::now() < until {
-            if let Ok(Some(_)) = self.child.try_wait() {
+            if self.exited().is_some() {
                 return;
             }
             thread::sleep(Duration::from_millis(5));
@@ -352,6 +388,29 @@ mod tests {
         assert_eq!(reply.payload, vec!["ok".to_string()]);
         let fault = e.request("go", Duration::from_millis(100), true).expect_err("times out");
         assert_eq!(fault.kind(), "timeout");
+    }
+
+    /// A command line the shell cannot run is a spawn fault at its first command, not a crash;
+    /// an engine that exits 127 after it has answered crashes.
+    #[test]
+    fn a_missing_engine_cannot_be_started() {
+        let dir = std::env::temp_dir();
+        let mut e = EngineProcess::spawn("/nonexistent/zatre-engine").expect("sh starts");
+        let fault = e.request("newgame", Duration::from_secs(5), false).expect_err("nothing runs");
+        assert_eq!(fault.kind(), "spawn", "{fault}");
+        assert!(fault.detail().contains("not found"), "{fault}");
+        let not_executable = dir.join(format!("zatre-not-executable-{}", std::process::id()));
+        std::fs::write(&not_executable, "#!/bin/sh\n").expect("a file");
+        let mut e = EngineProcess::spawn(&not_executable.display().to_string()).expect("sh starts");
+        let fault = e.request("newgame", Duration::from_secs(5), false).expect_err("nothing runs");
+        let _ = std::fs::remove_file(&not_executable);
+        assert_eq!(fault.kind(), "spawn", "{fault}");
+        assert!(fault.detail().contains("not executable"), "{fault}");
+        let mut e = EngineProcess::spawn("read id cmd; printf '=%s\\n\\n' \"$id\"; read id cmd; exit 127")
+            .expect("sh starts");
+        e.request("newgame", Duration::from_secs(5), false).expect("answers");
+        let fault = e.request("go", Duration::from_secs(5), true).expect_err("exits");
+        assert_eq!(fault.kind(), "crash", "{fault}");
     }
 
     /// A response that is already waiting when the deadline has passed comes too late: the

@@ -176,12 +176,24 @@ pub struct GameSpec<'a> {
 pub struct Slots {
     commands: Vec<String>,
     processes: Vec<Option<EngineProcess>>,
+    /// By engine, whether any of its processes here has answered a command.
+    answered: Vec<bool>,
 }
 
 impl Slots {
     /// No process runs yet.
     pub fn new(commands: &[String]) -> Slots {
-        Slots { commands: commands.to_vec(), processes: commands.iter().map(|_| None).collect() }
+        Slots {
+            commands: commands.to_vec(),
+            processes: commands.iter().map(|_| None).collect(),
+            answered: vec![false; commands.len()],
+        }
+    }
+
+    /// Whether a process of `engine` has answered a command here: one that never has and cannot
+    /// be started will not start for the next game either.
+    pub fn has_answered(&self, engine: usize) -> bool {
+        self.answered.get(engine).copied().unwrap_or(false)
     }
 
     /// The running process of an engine, started if needed.
@@ -202,8 +214,9 @@ impl Slots {
         go: bool,
     ) -> Result<Vec<String>, Fault> {
         let result = self.get(engine).and_then(|p| p.request(command, timeout, go));
-        if result.is_err() {
-            self.processes[engine] = None;
+        match &result {
+            Ok(_) => self.answered[engine] = true,
+            Err(_) => self.processes[engine] = None,
         }
         result.map(|reply| reply.payload)
     }

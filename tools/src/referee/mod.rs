@@ -20,6 +20,6 @@ pub use record::{read_records, Record};
 pub use report::{Report, Tally};
 pub use runner::{
     newgame_args, newgame_text, pair_seed, plan, plan_games, rules_of, run, GamePlan, MatchConfig,
-    MatchResult, Shard,
+    MatchError, MatchResult, Shard,
 };
 pub use sprt::{Sprt, SprtState, Verdict};

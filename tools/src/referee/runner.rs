@@ -12,7 +12,8 @@ use std::thread;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use zatre::rules::{Rules, Variant};
 
-use super::game::{self, GameSpec, Limits, Slots};
+use super::engine_process::Fault;
+use super::game::{self, End, GameSpec, Limits, Slots};
 use super::interrupt;
 use super::record::Record;
 use super::report::Report;
@@ -142,6 +143,17 @@ pub fn newgame_text(rules: &Rules, rule_args: &[String], seed: u64) -> String {
     args
 }
 
+/// Why a match stopped before its end.
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    /// The records file cannot be written.
+    #[error("writing records: {0}")]
+    Records(#[from] io::Error),
+    /// An engine could not be started for its first game (from 1 in `--engine` order).
+    #[error("engine {engine} cannot be started ({fault}); the match is abandoned")]
+    Start { engine: usize, fault: Fault },
+}
+
 /// What a match leaves.
 pub struct MatchResult {
     pub records: Vec<Record>,
@@ -152,8 +164,9 @@ pub struct MatchResult {
 /// Plays the match.
 ///
 /// # Errors
-/// The records file cannot be written.
-pub fn run(config: &MatchConfig) -> io::Result<MatchResult> {
+/// The records file cannot be written, or an engine cannot be started for its first game (a
+/// spawn fault before it ever answered): then no game is recorded past the ones already written.
+pub fn run(config: &MatchConfig) -> Result<MatchResult, MatchError> {
     let plans = plan(config);
     let mut out = match &config.records {
         Some(path) => Some(BufWriter::new(File::create(path)?)),
@@ -161,12 +174,12 @@ pub fn run(config: &MatchConfig) -> io::Result<MatchResult> {
     };
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<Record>();
+    let (tx, rx) = mpsc::channel::<Result<Record, MatchError>>();
     let bar = progress_bar(config, plans.len());
     let workers = config.concurrency.clamp(1, plans.len().max(1));
     let mut records = Vec::with_capacity(plans.len());
     let mut sprt_state = None;
-    let mut write_error = None;
+    let mut match_error = None;
     thread::scope(|scope| {
         for _ in 0..workers {
             let tx = tx.clone();
@@ -184,9 +197,17 @@ pub fn run(config: &MatchConfig) -> io::Result<MatchResult> {
                         limits: &config.limits,
                     };
                     let played = game::play(&spec, &mut slots);
+                    if let End::Fault { seat, fault: fault @ Fault::Spawn(_) } = &played.end {
+                        let engine = plan.seating[*seat];
+                        if !slots.has_answered(engine) {
+                            let _ =
+                                tx.send(Err(MatchError::Start { engine: engine + 1, fault: fault.clone() }));
+                            break;
+                        }
+                    }
                     let record =
                         Record::new(plan.game, plan.pair, plan.seed, &config.engines, &plan.seating, &played);
-                    if tx.send(record).is_err() {
+                    if tx.send(Ok(record)).is_err() {
                         break;
                     }
                 }
@@ -195,12 +216,20 @@ pub fn run(config: &MatchConfig) -> io::Result<MatchResult> {
         }
         drop(tx);
         for record in rx {
+            let record = match record {
+                Ok(record) => record,
+                Err(e) => {
+                    match_error.get_or_insert(e);
+                    stop.store(true, Ordering::Relaxed);
+                    continue;
+                }
+            };
             if let Some(w) = out.as_mut() {
                 let _whole = interrupt::writing_records();
                 let line = serde_json::to_string(&record).map_err(io::Error::other);
                 let written = line.and_then(|l| writeln!(w, "{l}").and_then(|()| w.flush()));
                 if let Err(e) = written {
-                    write_error.get_or_insert(e);
+                    match_error.get_or_insert(MatchError::Records(e));
                     stop.store(true, Ordering::Relaxed);
                 }
             }
@@ -221,7 +250,7 @@ pub fn run(config: &MatchConfig) -> io::Result<MatchResult> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    if let Some(e) = write_error {
+    if let Some(e) = match_error {
         return Err(e);
     }
     records.sort_by_key(|r| r.game);
