@@ -344,6 +344,48 @@ fn an_engine_that_cannot_start_abandons_the_match() {
     }
 }
 
+/// Output after an engine's last move of a game is charged to that game, not to the engine's next
+/// one: with two rounds the fake (which asks the real engine for its moves) prints a stray line
+/// after its second move, and each game it played to the end is its `garbage` loss, the moves
+/// all played.
+#[test]
+fn stray_output_after_the_last_move_loses_that_game() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fake = dir.path().join("stray.sh");
+    let script = format!(
+        "#!/bin/sh\nn=0\nwhile read -r id cmd rest; do\n  case \"$cmd\" in\n    newgame) n=0; printf '=%s\\n\\n' \"$id\" ;;\n    position) pos=\"$cmd $rest\"; printf '=%s\\n\\n' \"$id\" ;;\n    go) mv=$(printf '1 %s\\n2 go %s\\n3 quit\\n' \"$pos\" \"$rest\" | '{}' | sed -n 's/^=2 bestmove \\([^ ]*\\).*/\\1/p')\n        printf '=%s bestmove %s\\n\\n' \"$id\" \"$mv\"; n=$((n+1)); [ $n -eq 2 ] && echo 'stray line' ;;\n    *) printf '=%s\\n\\n' \"$id\" ;;\n  esac\ndone\n",
+        engine().display()
+    );
+    fs::write(&fake, script).expect("write the script");
+    fs::set_permissions(&fake, fs::Permissions::from_mode(0o755)).expect("make it executable");
+    let records = dir.path().join("games.jsonl");
+    referee(&[
+        "--engine",
+        &fake.display().to_string(),
+        "--engine",
+        &strategy("random"),
+        "--rule",
+        "rounds=2",
+        "--games",
+        "2",
+        "--movetime",
+        "10",
+        "--concurrency",
+        "1",
+        "--records",
+        records.to_str().expect("utf-8 path"),
+    ]);
+    for r in records_of(&records) {
+        let seat = r.seating.iter().position(|&e| e == 0).expect("the fake has a seat");
+        assert_eq!((r.end.as_str(), r.fault_seat), ("garbage", Some(seat + 1)), "{r:?}");
+        let detail = r.detail.as_deref().unwrap_or("");
+        assert!(detail.contains("after the last move") && detail.contains("stray line"), "{r:?}");
+        assert_eq!(r.moves, 4, "{r:?}");
+        assert_eq!(r.standings.last().map(String::as_str), Some("gameover"), "{r:?}");
+        assert_eq!(r.results[seat], "loss", "{r:?}");
+    }
+}
+
 #[test]
 fn a_crash_loses() {
     let records = faulty_pair("crash.sh", "exit 3", "crash");

@@ -57,6 +57,19 @@ impl Fault {
         }
     }
 
+    /// The same fault, its detail saying that it came after the game's last move.
+    pub fn after_the_game(self) -> Fault {
+        let tell = |d: String| format!("after the last move: {d}");
+        match self {
+            Fault::Spawn(d) => Fault::Spawn(tell(d)),
+            Fault::IllegalMove(d) => Fault::IllegalMove(tell(d)),
+            Fault::Timeout(d) => Fault::Timeout(tell(d)),
+            Fault::Crash(d) => Fault::Crash(tell(d)),
+            Fault::Garbage(d) => Fault::Garbage(tell(d)),
+            Fault::Error(d) => Fault::Error(tell(d)),
+        }
+    }
+
     /// What exactly happened.
     pub fn detail(&self) -> &str {
         match self {

@@ -221,6 +221,11 @@ impl Slots {
         result.map(|reply| reply.payload)
     }
 
+    /// Whether a process of `engine` runs now.
+    fn is_running(&self, engine: usize) -> bool {
+        self.processes.get(engine).is_some_and(Option::is_some)
+    }
+
     /// Ends an engine's process (after a fault the process may be out of step).
     fn discard(&mut self, engine: usize) {
         self.processes[engine] = None;
@@ -258,14 +263,45 @@ pub fn play(spec: &GameSpec<'_>, slots: &mut Slots) -> Played {
         }
     }
     let played = played.unwrap_or_else(|| {
-        deal_and_play(spec.rules, spec.seed, spec.newgame_args, started, |seat, position, _, tokens| {
-            ask_move(spec, slots, spec.seating[seat], position, &replay_line(spec.newgame_args, tokens))
-        })
+        let slots = std::cell::RefCell::new(&mut *slots);
+        deal_and_play_then(
+            spec.rules,
+            spec.seed,
+            spec.newgame_args,
+            started,
+            |seat, position, _, tokens| {
+                let replay = replay_line(spec.newgame_args, tokens);
+                ask_move(spec, &mut slots.borrow_mut(), spec.seating[seat], position, &replay)
+            },
+            |end| sync(spec, &mut slots.borrow_mut(), end),
+        )
     });
     if let End::Fault { seat, .. } = &played.end {
         slots.discard(spec.seating[*seat]);
     }
     played
+}
+
+/// At the end of a game, `isready` to each engine still running, so that whatever it printed
+/// after its last move is charged to this game, not to its next one: the first seat whose engine
+/// prints anything but a response to it (or nothing in time) faults; what the response says is
+/// not judged. After a fault the others are still
+/// synced (an engine out of step is replaced), but the game keeps its first fault.
+fn sync(spec: &GameSpec<'_>, slots: &mut Slots, end: &End) -> Option<(usize, Fault)> {
+    let faulty = match end {
+        End::Fault { seat, .. } => Some(spec.seating[*seat]),
+        End::Normal | End::Aborted(_) => None,
+    };
+    let mut first = None;
+    for (seat, &engine) in spec.seating.iter().enumerate() {
+        if Some(engine) == faulty || !slots.is_running(engine) {
+            continue;
+        }
+        if let Err(fault) = slots.request(engine, "isready", spec.limits.command_timeout, false) {
+            first.get_or_insert((seat, fault.after_the_game()));
+        }
+    }
+    first
 }
 
 /// A game on the dealer of `seed` to its end (started at `started`): the dealer deals each draw,
@@ -277,7 +313,20 @@ pub fn deal_and_play(
     seed: u64,
     newgame_args: &str,
     started: Instant,
+    choose: impl FnMut(usize, &Position, &Dealer, &[String]) -> Result<(Move, Duration), Fault>,
+) -> Played {
+    deal_and_play_then(rules, seed, newgame_args, started, choose, |_| None)
+}
+
+/// [`deal_and_play`], then `after` given the final position (unless the game already ended in a
+/// fault) may charge a seat with a fault that comes after the last move: that seat loses the game.
+fn deal_and_play_then(
+    rules: &Rules,
+    seed: u64,
+    newgame_args: &str,
+    started: Instant,
     mut choose: impl FnMut(usize, &Position, &Dealer, &[String]) -> Result<(Move, Duration), Fault>,
+    after: impl FnOnce(&End) -> Option<(usize, Fault)>,
 ) -> Played {
     let mut position = Position::new(rules.clone());
     let mut dealer = Dealer::new(seed);
@@ -315,6 +364,11 @@ pub fn deal_and_play(
                     }
                 }
             }
+        }
+    }
+    if let Some((seat, fault)) = after(&end) {
+        if !matches!(end, End::Fault { .. }) {
+            end = End::Fault { seat, fault };
         }
     }
     Played::of(&position, end, replay_line(newgame_args, &tokens), moves, started.elapsed(), slowest)
