@@ -492,6 +492,51 @@ fn compare_measures_a_change_of_engine_game_by_game_and_refuses_other_draws() {
     assert!(String::from_utf8_lossy(&refused.stderr).contains("not played alike"));
 }
 
+/// `compare` and `merge` refuse matches that were not played alike: `compare` of a classic and a
+/// kids match on the same seed, `merge` of files of two matches (another variant, another seed),
+/// where it once dropped the games of one as duplicates.
+#[test]
+fn compare_and_merge_refuse_matches_not_played_alike() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = |name: &str| dir.path().join(name).to_str().expect("utf-8 path").to_string();
+    let random = strategy("random");
+    let play = |variant: &str, seed: &str, file: &str| {
+        referee(&[
+            "--engine",
+            &random,
+            "--engine",
+            &random,
+            "--variant",
+            variant,
+            "--games",
+            "2",
+            "--movetime",
+            "10",
+            "--seed",
+            seed,
+            "--records",
+            &path(file),
+        ]);
+    };
+    play("classic", "3", "classic.jsonl");
+    play("kids", "3", "kids.jsonl");
+    play("classic", "4", "other.jsonl");
+    let refused = |args: &[&str], says: &str| {
+        let out = Command::new(REFEREE).args(args).output().expect("runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&out.stdout));
+    };
+    refused(&["compare", &path("classic.jsonl"), &path("kids.jsonl")], "not played alike");
+    refused(&["merge", &path("classic.jsonl"), &path("kids.jsonl")], "variant kids");
+    refused(&["merge", &path("classic.jsonl"), &path("other.jsonl")], "another seed");
+    // The same file twice is one match: its games are duplicates.
+    let twice = referee(&["merge", &path("classic.jsonl"), &path("classic.jsonl")]);
+    assert!(String::from_utf8_lossy(&twice.stderr).contains("2 duplicate games ignored"));
+    assert!(String::from_utf8_lossy(&twice.stdout).contains("games 2:"));
+}
+
 #[test]
 fn sprt_stops_a_match_between_equals_early() {
     let random = strategy("random");

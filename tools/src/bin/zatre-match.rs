@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use zatre_tools::referee::{
-    exit_on_signals, read_records, rules_of, run, Comparison, Limits, MatchConfig, Report, Shard, Sprt,
+    exit_on_signals, merge_records, read_records, rules_of, run, Comparison, Limits, MatchConfig, Report,
+    Shard, Sprt,
 };
 
 /// The zatre referee: plays games between engines that speak the zatre text protocol, judging
@@ -131,15 +132,14 @@ fn parse_sprt(text: Option<&str>) -> Result<Option<Sprt>, String> {
 
 fn merge(sprt: Option<&str>, files: &[PathBuf]) -> Result<ExitCode, String> {
     let sprt = parse_sprt(sprt)?;
-    let mut records = Vec::new();
+    let mut parts = Vec::new();
     for file in files {
-        records.extend(read_records(file).map_err(|e| format!("{}: {e}", file.display()))?);
+        let records = read_records(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        parts.push((file.display().to_string(), records));
     }
-    records.sort_by_key(|r| r.game);
-    let before = records.len();
-    records.dedup_by_key(|r| r.game);
-    if records.len() < before {
-        eprintln!("zatre-match: {} duplicate games ignored", before - records.len());
+    let (records, duplicates) = merge_records(parts)?;
+    if duplicates > 0 {
+        eprintln!("zatre-match: {duplicates} duplicate games ignored");
     }
     print!("{}", Report::from_records(&records).render(sprt.as_ref()));
     Ok(ExitCode::SUCCESS)

@@ -52,8 +52,8 @@ impl Comparison {
     /// left out.
     ///
     /// # Errors
-    /// A game with the same index but another seed, seating or player count (the matches were not
-    /// played alike), or no game in common.
+    /// A game with the same index but another seed, seating, player count, variant or rule options
+    /// (the matches were not played alike), or no game in common.
     pub fn of(first: &[Record], second: &[Record], engine: usize) -> Result<Comparison, String> {
         let by_game: BTreeMap<u64, &Record> = first.iter().map(|r| (r.game, r)).collect();
         // Per group: the sums of the differences of points, margin and score, and the games.
@@ -65,6 +65,14 @@ impl Comparison {
                 return Err(format!(
                     "game {} was not played alike in both matches (seed, seating or players differ)",
                     b.game
+                ));
+            }
+            if a.game_args() != b.game_args() {
+                return Err(format!(
+                    "game {} was not played alike in both matches: '{}' against '{}'",
+                    b.game,
+                    a.game_args(),
+                    b.game_args()
                 ));
             }
             let Some(seat) = b.seat_of(engine) else { continue };

@@ -16,7 +16,7 @@ pub use game::{deal_and_play, play, Dealer, End, GameSpec, Limits, Played, SeatR
 pub use interrupt::exit_on_signals;
 #[cfg(test)]
 pub(crate) use record::test_record;
-pub use record::{read_records, Record};
+pub use record::{merge_records, read_records, Record};
 pub use report::{Report, Tally};
 pub use runner::{
     newgame_args, newgame_text, pair_seed, plan, plan_games, rules_of, run, GamePlan, MatchConfig,

@@ -58,6 +58,38 @@ pub struct Record {
 }
 
 impl Record {
+    /// The arguments the game was played with, as `newgame` took them: the replay line without
+    /// `position startpos` and the moves (`variant classic players 2 seed 7 rounds=2`).
+    pub fn game_args(&self) -> &str {
+        let head = self.replay.split(" moves ").next().unwrap_or("");
+        head.strip_prefix("position startpos ").unwrap_or(head)
+    }
+
+    /// [`Record::game_args`] without the seed: what every game of one match shares (variant,
+    /// players and rule options).
+    pub fn rule_args(&self) -> String {
+        let words: Vec<&str> = self.game_args().split_whitespace().collect();
+        let mut kept = Vec::with_capacity(words.len());
+        let mut i = 0;
+        while i < words.len() {
+            if words[i] == "seed" {
+                i += 2;
+            } else {
+                kept.push(words[i]);
+                i += 1;
+            }
+        }
+        kept.join(" ")
+    }
+
+    /// The engines' command lines in the order of `--engine` (the record has them by seat).
+    pub fn engines_in_order(&self) -> Vec<&str> {
+        let mut order: Vec<(usize, &str)> =
+            self.seating.iter().zip(&self.engines).map(|(&e, c)| (e, c.as_str())).collect();
+        order.sort_by_key(|&(e, _)| e);
+        order.into_iter().map(|(_, c)| c).collect()
+    }
+
     /// The record of a played game.
     pub fn new(
         game: u64,
@@ -177,6 +209,52 @@ fn millis(duration: Duration) -> u64 {
 ///
 /// # Errors
 /// The file cannot be read, or a line is not a record (the message names the line).
+/// The records of the shards of one match, as one list in game order, and how many duplicates
+/// (the same game, played alike, in two files) were left out. `parts` are the records of each
+/// file with a name for messages.
+///
+/// # Errors
+/// The files are not of one match: a game played by other engines or with other rules than the
+/// first game, a group with two seeds, or a game index seated two ways.
+pub fn merge_records(parts: Vec<(String, Vec<Record>)>) -> Result<(Vec<Record>, usize), String> {
+    let mut all: Vec<(String, Record)> = parts
+        .into_iter()
+        .flat_map(|(name, records)| records.into_iter().map(move |r| (name.clone(), r)))
+        .collect();
+    all.sort_by_key(|(_, r)| r.game);
+    let Some((first_name, first)) = all.first().cloned() else { return Ok((Vec::new(), 0)) };
+    let (engines, rules) = (first.engines_in_order(), first.rule_args());
+    let mut seeds = std::collections::BTreeMap::new();
+    let mut merged: Vec<Record> = Vec::with_capacity(all.len());
+    let mut duplicates = 0;
+    let there = format!("game {} of {first_name}", first.game);
+    for (name, r) in &all {
+        let here = format!("game {} of {name}", r.game);
+        if r.engines_in_order() != engines {
+            return Err(format!("{here} was played by other engines than {there}: not one match"));
+        }
+        if r.rule_args() != rules {
+            let other = r.rule_args();
+            return Err(format!("{here} was played with '{other}', {there} with '{rules}': not one match"));
+        }
+        if *seeds.entry(r.pair).or_insert(r.seed) != r.seed {
+            return Err(format!("{here} has another seed than its group: not one match (another --seed?)"));
+        }
+        match merged.last() {
+            // The same game played again (a shard run twice): its moves may differ with the
+            // engines' timing, but not how it was dealt and seated.
+            Some(last) if last.game == r.game => {
+                if last.seating != r.seating {
+                    return Err(format!("{here} is seated otherwise in another file: not one match"));
+                }
+                duplicates += 1;
+            }
+            _ => merged.push(r.clone()),
+        }
+    }
+    Ok((merged, duplicates))
+}
+
 pub fn read_records(path: &Path) -> io::Result<Vec<Record>> {
     let file = File::open(path)?;
     let mut records = Vec::new();
