@@ -566,6 +566,20 @@ fn bad_arguments_are_refused() {
     assert_eq!(out.status.code(), Some(2));
     let out = Command::new(REFEREE).args(["--engine", "x", "--variant", "chess"]).output().expect("runs");
     assert_eq!(out.status.code(), Some(2));
+    // Out of range: far too many games (planning them aborted on allocation), an infinite SPRT
+    // bound, a limit that does not fit in 64 bits. None of them starts an engine.
+    let overflow = u64::MAX.to_string();
+    let cases: [&[&str]; 5] = [
+        &["--games", &overflow],
+        &["--games", "1000001"],
+        &["--sprt=-inf,0", "--engine", "y"],
+        &["--sprt", "0,NaN", "--engine", "y"],
+        &["--movetime", &overflow, "--margin", "10"],
+    ];
+    for args in cases {
+        let out = Command::new(REFEREE).args(["--engine", "x"]).args(args).output().expect("runs");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
 }
 
 #[test]

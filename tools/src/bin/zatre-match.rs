@@ -28,6 +28,10 @@ use zatre_tools::referee::{
 ///
 /// Example: zatre-match --engine "target/release/zatre --option Strategy=greedy"
 /// --engine "target/release/zatre --option Strategy=random" --games 100 --movetime 50
+/// The most games of a match: the referee plans them all before it starts (weeks of play at
+/// 100 ms a move).
+const MAX_GAMES: u64 = 1_000_000;
+
 #[derive(Parser, Debug)]
 #[command(version, about, long_about, args_conflicts_with_subcommands = true)]
 struct Cli {
@@ -66,8 +70,9 @@ struct PlayArgs {
     /// An engine's command line (repeat: one per seat; at least one).
     #[arg(long = "engine", value_name = "COMMAND")]
     engines: Vec<String>,
-    /// Games in the whole match (over all shards); best a multiple of the number of engines.
-    #[arg(long, default_value_t = 2)]
+    /// Games in the whole match (over all shards; at most 1,000,000); best a multiple of the
+    /// number of engines.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(..=MAX_GAMES))]
     games: u64,
     /// The match seed: the draws of every pair derive from it.
     #[arg(long, default_value_t = 1)]
@@ -170,7 +175,8 @@ fn play(args: PlayArgs) -> Result<ExitCode, String> {
         (Some(n), _) => (format!("nodes {n}"), 60_000),
         (None, movetime) => {
             let ms = movetime.unwrap_or(100);
-            (format!("movetime {ms}"), ms + args.margin)
+            let limit = ms.checked_add(args.margin).ok_or("--movetime plus --margin is too large")?;
+            (format!("movetime {ms}"), limit)
         }
     };
     if let Some(d) = args.depth {

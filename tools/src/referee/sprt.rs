@@ -67,11 +67,14 @@ impl Sprt {
     /// Parses `elo0,elo1`.
     ///
     /// # Errors
-    /// A message when the text is not two numbers with elo0 < elo1.
+    /// A message when the text is not two finite numbers with elo0 < elo1.
     pub fn parse(text: &str) -> Result<Sprt, String> {
         let (a, b) = text.split_once(',').ok_or_else(|| format!("--sprt takes elo0,elo1, not '{text}'"))?;
         let elo0: f64 = a.trim().parse().map_err(|_| format!("--sprt: '{a}' is not a number"))?;
         let elo1: f64 = b.trim().parse().map_err(|_| format!("--sprt: '{b}' is not a number"))?;
+        if !elo0.is_finite() || !elo1.is_finite() {
+            return Err(format!("--sprt: elo0 and elo1 must be finite, not '{text}'"));
+        }
         if elo0.partial_cmp(&elo1) != Some(std::cmp::Ordering::Less) {
             return Err(format!("--sprt: elo0 ({elo0}) must be below elo1 ({elo1})"));
         }
