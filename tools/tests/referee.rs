@@ -282,7 +282,7 @@ fn a_signal_kills_the_engines_and_exits() {
         fs::write(&fake, script).expect("write the script");
         fs::set_permissions(&fake, fs::Permissions::from_mode(0o755)).expect("make it executable");
         let records = dir.path().join("games.jsonl");
-        let mut child = Command::new(REFEREE)
+        let child = Command::new(REFEREE)
             .args(["--engine", &fake.display().to_string(), "--engine", &strategy("random")])
             .args(["--games", "2", "--movetime", "20", "--margin", "60000", "--concurrency", "1"])
             .args(["--records", records.to_str().expect("utf-8 path")])
