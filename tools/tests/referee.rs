@@ -386,6 +386,28 @@ fn stray_output_after_the_last_move_loses_that_game() {
     }
 }
 
+/// An engine that takes a second to start times out on `newgame` within `--margin`, every game
+/// (each fault starts a fresh process); `--startup-timeout` gives the first command after a start
+/// longer, and the games are played.
+#[test]
+fn a_slow_starting_engine_needs_a_startup_timeout() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let slow = dir.path().join("slow.sh");
+    let script = format!("#!/bin/sh\nsleep 1\nexec {}\n", strategy("random"));
+    fs::write(&slow, script).expect("write the script");
+    fs::set_permissions(&slow, fs::Permissions::from_mode(0o755)).expect("make it executable");
+    let random = strategy("random");
+    let slow = slow.display().to_string();
+    let common =
+        ["--engine", &slow, "--engine", &random, "--games", "2", "--movetime", "10", "--margin", "300"];
+    let out = referee(&common);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("games 2: timeout 2"), "{report}");
+    let out = referee(&[&common[..], &["--startup-timeout", "10000"]].concat());
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("games 2: normal 2"), "{report}");
+}
+
 #[test]
 fn a_crash_loses() {
     let records = faulty_pair("crash.sh", "exit 3", "crash");

@@ -94,6 +94,10 @@ struct PlayArgs {
     /// The limit for `go` with --nodes (or to override movetime + margin).
     #[arg(long, value_name = "MS")]
     timeout: Option<u64>,
+    /// The limit for the first command after an engine starts (its `newgame`), for engines slow
+    /// to start (default: --margin, as every command other than `go`).
+    #[arg(long, value_name = "MS")]
+    startup_timeout: Option<u64>,
     /// The variant: classic, dice or kids.
     #[arg(long, default_value = "classic")]
     variant: String,
@@ -205,6 +209,7 @@ fn play(args: PlayArgs) -> Result<ExitCode, String> {
         rules,
         rule_args: args.rules,
         limits,
+        startup_timeout: args.startup_timeout.map(Duration::from_millis),
         concurrency,
         shard,
         sprt,

@@ -178,6 +178,8 @@ pub struct Slots {
     processes: Vec<Option<EngineProcess>>,
     /// By engine, whether any of its processes here has answered a command.
     answered: Vec<bool>,
+    /// The limit of the first command after a process starts, when not the command's own.
+    startup_timeout: Option<Duration>,
 }
 
 impl Slots {
@@ -187,7 +189,15 @@ impl Slots {
             commands: commands.to_vec(),
             processes: commands.iter().map(|_| None).collect(),
             answered: vec![false; commands.len()],
+            startup_timeout: None,
         }
+    }
+
+    /// The same slots, giving the first command after a process starts `timeout` (when some)
+    /// instead of that command's own limit: for engines slow to start.
+    pub fn with_startup_timeout(mut self, timeout: Option<Duration>) -> Slots {
+        self.startup_timeout = timeout;
+        self
     }
 
     /// Whether a process of `engine` has answered a command here: one that never has and cannot
@@ -213,6 +223,10 @@ impl Slots {
         timeout: Duration,
         go: bool,
     ) -> Result<Vec<String>, Fault> {
+        let timeout = match self.startup_timeout {
+            Some(startup) if !self.is_running(engine) => startup,
+            _ => timeout,
+        };
         let result = self.get(engine).and_then(|p| p.request(command, timeout, go));
         match &result {
             Ok(_) => self.answered[engine] = true,

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread;
+use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use zatre::rules::{Rules, Variant};
@@ -63,6 +64,9 @@ pub struct MatchConfig {
     /// The rule options as given (`key=value`), passed on to the engines.
     pub rule_args: Vec<String>,
     pub limits: Limits,
+    /// The limit of the first command after an engine starts (`--startup-timeout`); none: that
+    /// command's own.
+    pub startup_timeout: Option<Duration>,
     pub concurrency: usize,
     pub shard: Shard,
     pub sprt: Option<Sprt>,
@@ -185,7 +189,7 @@ pub fn run(config: &MatchConfig) -> Result<MatchResult, MatchError> {
             let tx = tx.clone();
             let (plans, next, stop) = (&plans, &next, &stop);
             scope.spawn(move || {
-                let mut slots = Slots::new(&config.engines);
+                let mut slots = Slots::new(&config.engines).with_startup_timeout(config.startup_timeout);
                 while !stop.load(Ordering::Relaxed) {
                     let Some(plan) = plans.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
                     let args = newgame_args(config, plan.seed);
@@ -288,7 +292,6 @@ fn running_score(records: &[Record]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
     use zatre::rules::Variant;
 
     fn config(games: u64, shard: Shard) -> MatchConfig {
@@ -303,6 +306,7 @@ mod tests {
                 go_timeout: Duration::from_secs(1),
                 command_timeout: Duration::from_secs(1),
             },
+            startup_timeout: None,
             concurrency: 1,
             shard,
             sprt: None,
