@@ -29,8 +29,8 @@ const READ_AHEAD: usize = 64;
 /// How an engine failed; the engine loses the game it was playing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fault {
-    /// It could not be started: the shell could not run its command line (exit status 127, not
-    /// found, or 126, not executable, before any output).
+    /// It could not be started (for a shell that could not run the command line, see
+    /// [`EngineProcess::startup_failure`]).
     Spawn(String),
     /// It answered a move the rules reject (or one that does not parse).
     IllegalMove(String),
@@ -116,6 +116,8 @@ pub struct EngineProcess {
     next_id: u64,
     /// Whether it has printed anything yet.
     heard: bool,
+    /// How it ended, once a crash has told.
+    status: Option<ExitStatus>,
 }
 
 impl EngineProcess {
@@ -164,7 +166,15 @@ impl EngineProcess {
                 }
             }
         });
-        Ok(EngineProcess { command: command.to_string(), child, stdin, lines: rx, next_id: 1, heard: false })
+        Ok(EngineProcess {
+            command: command.to_string(),
+            child,
+            stdin,
+            lines: rx,
+            next_id: 1,
+            heard: false,
+            status: None,
+        })
     }
 
     /// The command line it was started from.
@@ -282,19 +292,26 @@ impl EngineProcess {
         loop {
             match self.exited() {
                 Some(status) => {
-                    // Nothing read from a shell that could not run the command: 127 is "not
-                    // found", 126 "not executable" (POSIX sh).
-                    let cause = match status.code() {
-                        Some(127) if !self.heard => "not found",
-                        Some(126) if !self.heard => "not executable",
-                        _ => return Fault::Crash(format!("{what} ({status})")),
-                    };
-                    return Fault::Spawn(format!("{}: {cause} ({status}, no output)", self.command));
+                    self.status = Some(status);
+                    return Fault::Crash(format!("{what} ({status})"));
                 }
                 None if Instant::now() < until => thread::sleep(Duration::from_millis(5)),
                 None => return Fault::Crash(what.to_string()),
             }
         }
+    }
+
+    /// `fault` as a [`Fault::Spawn`] when it is a crash of a shell that could not run the command
+    /// line: exit status 127 ("not found") or 126 ("not executable", POSIX sh) before any output.
+    /// Other faults are returned as they are.
+    pub fn startup_failure(&self, fault: Fault) -> Fault {
+        let cause = match (&fault, self.status.and_then(|s| s.code())) {
+            (Fault::Crash(_), Some(127)) if !self.heard => "not found",
+            (Fault::Crash(_), Some(126)) if !self.heard => "not executable",
+            _ => return fault,
+        };
+        let status = self.status.map(|s| s.to_string()).unwrap_or_default();
+        Fault::Spawn(format!("{}: {cause} ({status}, no output)", self.command))
     }
 
     /// How the shell ended, when it has; then it is reaped, after its group is killed (its pid,
@@ -403,13 +420,16 @@ mod tests {
         assert_eq!(fault.kind(), "timeout");
     }
 
-    /// A command line the shell cannot run is a spawn fault at its first command, not a crash;
-    /// an engine that exits 127 after it has answered crashes.
+    /// A command line the shell cannot run crashes at its first command, which
+    /// [`EngineProcess::startup_failure`] tells as a spawn fault; an engine that exits 127 after it
+    /// has answered stays a crash.
     #[test]
     fn a_missing_engine_cannot_be_started() {
         let dir = std::env::temp_dir();
         let mut e = EngineProcess::spawn("/nonexistent/zatre-engine").expect("sh starts");
         let fault = e.request("newgame", Duration::from_secs(5), false).expect_err("nothing runs");
+        assert_eq!(fault.kind(), "crash", "{fault}");
+        let fault = e.startup_failure(fault);
         assert_eq!(fault.kind(), "spawn", "{fault}");
         assert!(fault.detail().contains("not found"), "{fault}");
         let not_executable = dir.join(format!("zatre-not-executable-{}", std::process::id()));
@@ -417,13 +437,14 @@ mod tests {
         let mut e = EngineProcess::spawn(&not_executable.display().to_string()).expect("sh starts");
         let fault = e.request("newgame", Duration::from_secs(5), false).expect_err("nothing runs");
         let _ = std::fs::remove_file(&not_executable);
+        let fault = e.startup_failure(fault);
         assert_eq!(fault.kind(), "spawn", "{fault}");
         assert!(fault.detail().contains("not executable"), "{fault}");
         let mut e = EngineProcess::spawn("read id cmd; printf '=%s\\n\\n' \"$id\"; read id cmd; exit 127")
             .expect("sh starts");
         e.request("newgame", Duration::from_secs(5), false).expect("answers");
         let fault = e.request("go", Duration::from_secs(5), true).expect_err("exits");
-        assert_eq!(fault.kind(), "crash", "{fault}");
+        assert_eq!(e.startup_failure(fault).kind(), "crash");
     }
 
     /// A response that is already waiting when the deadline has passed comes too late: the
