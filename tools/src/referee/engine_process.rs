@@ -99,7 +99,7 @@ enum Output {
 }
 
 /// A successful response: the payload lines after `=<id>` (the first one is what followed the id
-/// on the same line, when anything did), and the last [`MAX_INFO`] `info` lines that came before
+/// on the same line, when anything did), and the last `MAX_INFO` (256) `info` lines that came before
 /// it (an engine may print any number; only the last ones are kept).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Reply {
