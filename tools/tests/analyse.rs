@@ -449,7 +449,7 @@ fn an_engine_that_fails_is_an_error_naming_the_turn() {
     let out = analyse(&["--engine", "/nonexistent/zatre"], &good);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("line 1: the engine '/nonexistent/zatre' did not start: crash: "), "{stderr}");
+    assert!(stderr.contains("line 1: the engine '/nonexistent/zatre' did not start: spawn: "), "{stderr}");
     let refusing =
         "while read -r id cmd rest; do case \"$cmd\" in go) printf '?%s internal no search\\n\\n' \"$id\";; \
                     *) printf '=%s\\n\\n' \"$id\";; esac; done";
