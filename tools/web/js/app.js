@@ -638,8 +638,8 @@ function takeBackFrom(at) {
   });
 }
 
-// Keys anywhere outside a field: a digit picks a hand tile of that value (kids' dice show 0 to 5), Escape puts the picked tile
-// back or takes the last tile of this turn back.
+// Keys anywhere outside a field: a digit picks a hand tile of that value (the kids' dice show 0
+// to 5), Escape puts the picked tile back or takes the last tile of this turn back.
 document.addEventListener('keydown', (ev) => {
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
   const target = ev.target;
@@ -766,7 +766,10 @@ function applyZoom() {
   keepBoardInView();
 }
 
-/** The header's height as wrapped now (its words differ by language): a zoomed board's box leaves room for the hand under it. */
+/**
+ * The header's height as wrapped now (its words differ by language): a zoomed board's box leaves
+ * room for the hand under it.
+ */
 function measureHeader() {
   document.documentElement.style.setProperty('--header-now', `${$('header').offsetHeight}px`);
 }
