@@ -378,7 +378,7 @@ impl RuleOption {
             RuleOption::ForcedDouble => rules.forced_double = value.parse().map_err(choice)?,
             RuleOption::Leftovers => rules.leftovers = value.parse().map_err(choice)?,
             RuleOption::Bonus => {
-                rules.bonus = value.split(',').map(str::parse).collect::<Result<_, _>>().map_err(|_| bad())?
+                rules.bonus = value.split(',').map(parse_number).collect::<Option<_>>().ok_or_else(bad)?
             }
             RuleOption::Rounds => rules.rounds = parse_number(value).ok_or_else(bad)?,
             RuleOption::Teams => rules.teams = value.parse::<Switch>().map_err(choice)? == Switch::On,
