@@ -5,5 +5,6 @@ pub mod ceiling;
 pub mod fit;
 pub mod jobs;
 pub mod naive;
+pub mod process_group;
 pub mod referee;
 pub mod web;

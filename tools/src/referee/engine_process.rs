@@ -12,6 +12,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::interrupt;
+use crate::process_group;
 
 /// The longest stdout line the referee reads before it calls the engine's output garbage.
 const MAX_LINE: usize = 1 << 20;
@@ -317,15 +318,9 @@ impl EngineProcess {
     /// How the shell ended, when it has; then it is reaped, after its group is killed (its pid,
     /// the group's id, is not reused before it is reaped, so the kill reaches nothing else).
     fn exited(&mut self) -> Option<ExitStatus> {
-        let pid = libc::id_t::try_from(self.child.id()).ok()?;
-        // SAFETY: a zeroed siginfo_t is a valid value; waitid writes into it. WNOWAIT leaves the
-        // child to be reaped below, WNOHANG returns at once.
-        let ended = unsafe {
-            let mut info: libc::siginfo_t = std::mem::zeroed();
-            let rc = libc::waitid(libc::P_PID, pid, &mut info, libc::WEXITED | libc::WNOHANG | libc::WNOWAIT);
-            rc == 0 && info.si_pid() != 0
-        };
-        if !ended {
+        let pid = i32::try_from(self.child.id()).ok()?;
+        // WNOWAIT: the child stays to be reaped below.
+        if !process_group::has_exited(pid).unwrap_or(false) {
             return None;
         }
         interrupt::kill_group(&self.child);

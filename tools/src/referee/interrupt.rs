@@ -10,6 +10,8 @@ use std::process::{Child, Command};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::thread;
 
+use crate::process_group;
+
 /// The process groups of the engines that run now, by group id (the leader's pid).
 static GROUPS: Mutex<BTreeSet<libc::pid_t>> = Mutex::new(BTreeSet::new());
 
@@ -45,15 +47,7 @@ pub(crate) fn kill_group(leader: &Child) {
     let Ok(group) = libc::pid_t::try_from(leader.id()) else { return };
     let mut groups = groups();
     groups.remove(&group);
-    kill(group);
-}
-
-fn kill(group: libc::pid_t) {
-    // SAFETY: killpg only sends a signal; it touches no memory of this process. A failure means
-    // the group has no member left.
-    unsafe {
-        libc::killpg(group, libc::SIGKILL);
-    }
+    process_group::kill(group);
 }
 
 /// From now on SIGINT, SIGTERM and SIGHUP kill every engine's process group and exit with
@@ -88,7 +82,7 @@ pub fn exit_on_signals() -> io::Result<()> {
         let _records = writing_records();
         let groups = groups();
         for &group in groups.iter() {
-            kill(group);
+            process_group::kill(group);
         }
         eprintln!("zatre-match: stopped by signal {signal}; the engines are killed");
         std::process::exit(128 + signal);

@@ -17,6 +17,8 @@ use tokio::io::AsyncWriteExt;
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 use tokio::time::timeout;
 
+use crate::process_group;
+
 /// How long an engine has to exit after `quit` (or the end of its input) before it is killed.
 pub const GRACE: Duration = Duration::from_millis(1000);
 
@@ -270,22 +272,7 @@ impl Engine {
 
 /// Whether process `pid`, a child of ours, has exited (or is gone), without reaping it.
 fn has_exited(pid: i32) -> bool {
-    if pid <= 0 {
-        return true;
-    }
-    // SAFETY: waitid(2) writes only into the siginfo_t we own, which all-zero bytes make a valid
-    // value of (a plain C struct). WNOWAIT leaves the child waitable, WNOHANG makes it return at
-    // once; si_pid stays 0 while the child runs.
-    unsafe {
-        let mut info: libc::siginfo_t = std::mem::zeroed();
-        let r = libc::waitid(
-            libc::P_PID,
-            pid as libc::id_t,
-            &mut info,
-            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
-        );
-        r != 0 || info.si_pid() != 0
-    }
+    pid <= 0 || process_group::has_exited(pid).unwrap_or(true)
 }
 
 /// Kills every engine still running (the bridge is stopping).
@@ -295,16 +282,11 @@ pub fn kill_all(groups: &Groups) {
     }
 }
 
+/// The group id is the engine's pid (process_group(0)), which stays reserved while the engine is
+/// unreaped or any member of its group lives; the engine is reaped only after this call
+/// (Engine::reap), so it cannot hit a stranger's group.
 fn kill_group(group: i32) {
-    if group > 0 {
-        // SAFETY: kill(2) takes plain integers and touches no memory of ours. The group id is the
-        // engine's pid (process_group(0)), which stays reserved while the engine is unreaped or
-        // any member of its group lives; the engine is reaped only after this call (Engine::reap),
-        // so it cannot hit a stranger's group.
-        unsafe {
-            libc::kill(-group, libc::SIGKILL);
-        }
-    }
+    process_group::kill(group);
 }
 
 fn lock(groups: &Mutex<HashSet<i32>>) -> std::sync::MutexGuard<'_, HashSet<i32>> {

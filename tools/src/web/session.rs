@@ -347,14 +347,8 @@ pub async fn run(socket: WebSocket, page: Page) {
             }
         };
         let idle = async {
-            loop {
-                let deadline =
-                    started + Duration::from_millis(last_said.load(Ordering::Relaxed)) + page.limits.idle;
-                if deadline <= Instant::now() {
-                    return End::Idle;
-                }
-                tokio::time::sleep_until(deadline).await;
-            }
+            quiet_for(started, &last_said, page.limits.idle).await;
+            End::Idle
         };
         // Every relayed command is answered in time.
         let deadline = async {
@@ -372,14 +366,8 @@ pub async fn run(socket: WebSocket, page: Page) {
         };
         // The page is there: it sends a frame (a pong at least) within the ping timeout.
         let alive = async {
-            loop {
-                let deadline =
-                    started + Duration::from_millis(last_heard.load(Ordering::Relaxed)) + limits.ping_timeout;
-                if deadline <= Instant::now() {
-                    return End::Silent;
-                }
-                tokio::time::sleep_until(deadline).await;
-            }
+            quiet_for(started, &last_heard, limits.ping_timeout).await;
+            End::Silent
         };
         tokio::select! {
             e = to_engine => e,
@@ -459,6 +447,18 @@ pub async fn run(socket: WebSocket, page: Page) {
 
 fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// Returns once `limit` has passed since the time `last` holds (milliseconds since `started`), the
+/// time moved on by whoever stores a later one meanwhile.
+async fn quiet_for(started: Instant, last: &AtomicU64, limit: Duration) {
+    loop {
+        let deadline = started + Duration::from_millis(last.load(Ordering::Relaxed)) + limit;
+        if deadline <= Instant::now() {
+            return;
+        }
+        tokio::time::sleep_until(deadline).await;
+    }
 }
 
 /// The socket failed: why, by what tungstenite says.
