@@ -98,9 +98,7 @@ impl Analyser {
             let start =
                 |fault: Fault| EngineError::Start { command: self.command.clone(), fault: fault.to_string() };
             let mut process = EngineProcess::spawn(&self.command).map_err(start)?;
-            // A shell that could not run the command (127, 126) is told as such, as the referee does.
-            let ready = process.request("isready", self.limits.command_timeout, false);
-            ready.map_err(|fault| start(process.startup_failure(fault)))?;
+            process.request("isready", self.limits.command_timeout, false).map_err(start)?;
             self.process = Some(process);
         }
         // Set just above when it was not.

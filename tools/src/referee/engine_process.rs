@@ -30,8 +30,8 @@ const READ_AHEAD: usize = 64;
 /// How an engine failed; the engine loses the game it was playing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fault {
-    /// It could not be started (for a shell that could not run the command line, see
-    /// [`EngineProcess::startup_failure`]).
+    /// It could not be started, or the shell could not run its command line (exit status 127 or
+    /// 126 before any output).
     Spawn(String),
     /// It answered a move the rules reject (or one that does not parse).
     IllegalMove(String),
@@ -286,7 +286,9 @@ impl EngineProcess {
         }
     }
 
-    /// A crash fault that says how the process ended, when it has.
+    /// A crash fault that says how the process ended, when it has; a shell that could not run the
+    /// command line (exit status 127, "not found", or 126, "not executable" in POSIX sh, before any
+    /// output) is a [`Fault::Spawn`] instead.
     fn crashed(&mut self, what: &str) -> Fault {
         // Give a dying process a moment to be reaped so that its status can be told.
         let until = Instant::now() + Duration::from_millis(200);
@@ -294,25 +296,17 @@ impl EngineProcess {
             match self.exited() {
                 Some(status) => {
                     self.status = Some(status);
-                    return Fault::Crash(format!("{what} ({status})"));
+                    let cause = match status.code() {
+                        Some(127) if !self.heard => "not found",
+                        Some(126) if !self.heard => "not executable",
+                        _ => return Fault::Crash(format!("{what} ({status})")),
+                    };
+                    return Fault::Spawn(format!("{}: {cause} ({status}, no output)", self.command));
                 }
                 None if Instant::now() < until => thread::sleep(Duration::from_millis(5)),
                 None => return Fault::Crash(what.to_string()),
             }
         }
-    }
-
-    /// `fault` as a [`Fault::Spawn`] when it is a crash of a shell that could not run the command
-    /// line: exit status 127 ("not found") or 126 ("not executable", POSIX sh) before any output.
-    /// Other faults are returned as they are.
-    pub fn startup_failure(&self, fault: Fault) -> Fault {
-        let cause = match (&fault, self.status.and_then(|s| s.code())) {
-            (Fault::Crash(_), Some(127)) if !self.heard => "not found",
-            (Fault::Crash(_), Some(126)) if !self.heard => "not executable",
-            _ => return fault,
-        };
-        let status = self.status.map(|s| s.to_string()).unwrap_or_default();
-        Fault::Spawn(format!("{}: {cause} ({status}, no output)", self.command))
     }
 
     /// How the shell ended, when it has; then it is reaped, after its group is killed (its pid,
@@ -415,16 +409,13 @@ mod tests {
         assert_eq!(fault.kind(), "timeout");
     }
 
-    /// A command line the shell cannot run crashes at its first command, which
-    /// [`EngineProcess::startup_failure`] tells as a spawn fault; an engine that exits 127 after it
-    /// has answered stays a crash.
+    /// A command line the shell cannot run fails its first command as a spawn fault; an engine
+    /// that exits 127 after it has answered is a crash.
     #[test]
     fn a_missing_engine_cannot_be_started() {
         let dir = std::env::temp_dir();
         let mut e = EngineProcess::spawn("/nonexistent/zatre-engine").expect("sh starts");
         let fault = e.request("newgame", Duration::from_secs(5), false).expect_err("nothing runs");
-        assert_eq!(fault.kind(), "crash", "{fault}");
-        let fault = e.startup_failure(fault);
         assert_eq!(fault.kind(), "spawn", "{fault}");
         assert!(fault.detail().contains("not found"), "{fault}");
         let not_executable = dir.join(format!("zatre-not-executable-{}", std::process::id()));
@@ -432,14 +423,13 @@ mod tests {
         let mut e = EngineProcess::spawn(&not_executable.display().to_string()).expect("sh starts");
         let fault = e.request("newgame", Duration::from_secs(5), false).expect_err("nothing runs");
         let _ = std::fs::remove_file(&not_executable);
-        let fault = e.startup_failure(fault);
         assert_eq!(fault.kind(), "spawn", "{fault}");
         assert!(fault.detail().contains("not executable"), "{fault}");
         let mut e = EngineProcess::spawn("read id cmd; printf '=%s\\n\\n' \"$id\"; read id cmd; exit 127")
             .expect("sh starts");
         e.request("newgame", Duration::from_secs(5), false).expect("answers");
         let fault = e.request("go", Duration::from_secs(5), true).expect_err("exits");
-        assert_eq!(e.startup_failure(fault).kind(), "crash");
+        assert_eq!(fault.kind(), "crash", "{fault}");
     }
 
     /// A response that is already waiting when the deadline has passed comes too late: the
@@ -451,6 +441,20 @@ mod tests {
         thread::sleep(Duration::from_millis(300));
         let fault = e.request("go", Duration::ZERO, true).expect_err("too late");
         assert_eq!(fault.kind(), "timeout", "{fault}");
+    }
+
+    /// An engine that prints `info` without end is cut off at `MAX_RESPONSE` bytes as garbage,
+    /// long before its deadline, and the lines kept are bounded.
+    #[test]
+    fn endless_info_is_garbage_after_the_response_limit() {
+        // 100,000-byte info lines (under MAX_LINE), forever.
+        let mut e = EngineProcess::spawn(
+            "read id cmd; l=\"info $(head -c 100000 /dev/zero | tr '\\0' x)\"; while :; do echo \"$l\"; done",
+        )
+        .expect("sh starts");
+        let fault = e.request("go", Duration::from_secs(30), true).expect_err("cut off");
+        assert_eq!(fault.kind(), "garbage", "{fault}");
+        assert!(fault.detail().contains(&format!("more than {} MiB", MAX_RESPONSE >> 20)), "{fault}");
     }
 
     /// Of many `info` lines before a response only the last ones are kept.

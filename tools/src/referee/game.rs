@@ -227,8 +227,7 @@ impl Slots {
             Some(startup) if !self.is_running(engine) => startup,
             _ => timeout,
         };
-        let result =
-            self.get(engine).and_then(|p| p.request(command, timeout, go).map_err(|f| p.startup_failure(f)));
+        let result = self.get(engine).and_then(|p| p.request(command, timeout, go));
         match &result {
             Ok(_) => self.answered[engine] = true,
             Err(_) => self.processes[engine] = None,
