@@ -977,6 +977,96 @@ fn load_line(browser: &Browser, line: &str) {
     );
 }
 
+/// The sentences said to a screen reader so far (`zatreSaid()`, the texts put in `#announce`).
+fn said(browser: &Browser) -> Vec<String> {
+    browser
+        .js("return zatreSaid()")
+        .as_array()
+        .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+        .unwrap_or_default()
+}
+
+/// What a screen reader hears: one polite and one assertive live region, always in the page;
+/// the engine's progress, the turn line and the move line are not live regions (they change on
+/// every redraw, and the engine's progress many times a second).
+fn live_regions_are_the_announcers(browser: &Browser) {
+    let live = browser.js(
+        "return [...document.querySelectorAll('[aria-live], [role=status], [role=alert]')]              .filter(e => !e.closest('#review-side, dialog')).map(e => e.id).sort()",
+    );
+    assert_eq!(live, serde_json::json!(["announce", "announce-now"]), "the page's live regions");
+}
+
+/// Why a cell did not take the tile, shown under the hand and said: a tile picked and an empty
+/// cell far from every tile (a5) tapped; a cell tapped with no tile picked; a double tap on a lit
+/// cell puts the tile down and leaves it there; a later tap takes it back.
+fn refusals_in_words(browser: &Browser) {
+    let info = || browser.js("return document.querySelector('#move-info').textContent");
+    browser.js("document.querySelector('[data-cell=\"a5\"]').click(); return true;");
+    assert_eq!(info(), Value::from("First pick a tile from your hand, then a cell with a green dot."));
+    browser.click("#hand [data-hand-tile]");
+    let value = browser.js("return document.querySelector('#hand .selected').dataset.value");
+    let value = value.as_str().unwrap_or_default().to_string();
+    browser.js("document.querySelector('[data-cell=\"a5\"]').click(); return true;");
+    let why = browser.wait_until(
+        "the refusal in words",
+        "return document.body.dataset.busy === 'no' && document.querySelector('#move-info.refusal') && document.querySelector('#move-info').textContent",
+        Duration::from_secs(10),
+    );
+    assert_eq!(
+        why,
+        Value::from(format!("The {value} cannot go on a5. A tile must touch a tile that is already there, along a side.")),
+        "the engine's reason (no occupied neighbour) in a child's words"
+    );
+    assert!(said(browser).iter().any(|s| Value::from(s.as_str()) == why), "said too: {:?}", said(browser));
+    axe_check(browser, webdriver::axe_script().as_deref(), "a refusal shown");
+    browser.select("#lang", "de");
+    assert_eq!(
+        info(),
+        Value::from(format!("Die {value} passt nicht auf a5. Ein Stein muss mit einer Kante an einen Stein grenzen, der schon liegt."))
+    );
+    browser.select("#lang", "en");
+    // A double tap on a lit cell: put down by the first tap, not taken back by the second.
+    let cell = browser.js("return document.querySelector('[data-cell].accepts').dataset.cell");
+    let cell = cell.as_str().unwrap_or_default().to_string();
+    browser.js(&format!(
+        "const c = document.querySelector('[data-cell=\"{cell}\"]'); c.click(); \
+         const again = () => document.body.dataset.busy === 'no' ? c.click() : setTimeout(again, 5); setTimeout(again, 5); return true;"
+    ));
+    browser.wait_until(
+        "both taps handled",
+        "return document.body.dataset.busy === 'no' && document.querySelectorAll('.tile.pending').length === 1 && !document.querySelector('#move-info.refusal')",
+        Duration::from_secs(10),
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(browser.js("return document.querySelectorAll('.tile.pending').length"), Value::from(1), "a double tap leaves the tile down");
+    std::thread::sleep(Duration::from_millis(400));
+    browser.click(&format!("[data-cell=\"{cell}\"]"));
+    browser.wait_until(
+        "a later tap takes it back",
+        "return document.body.dataset.busy === 'no' && document.querySelectorAll('.tile.pending').length === 0",
+        Duration::from_secs(10),
+    );
+}
+
+/// Forced colours (high contrast) drop backgrounds and shadows: the lit cells and the picked tile
+/// are still marked, by outlines.
+fn forced_colours_keep_the_marks(browser: &Browser) {
+    browser.cdp(
+        "Emulation.setEmulatedMedia",
+        serde_json::json!({ "features": [{ "name": "forced-colors", "value": "active" }] }),
+    );
+    browser.click("#hand [data-hand-tile]");
+    let marks = browser.js(
+        "const c = getComputedStyle(document.querySelector('[data-cell].accepts:not(:focus)')); \
+         const h = getComputedStyle(document.querySelector('#hand .selected')); \
+         return [matchMedia('(forced-colors: active)').matches, c.outlineStyle, c.boxShadow, h.outlineStyle];",
+    );
+    assert_eq!(marks, serde_json::json!([true, "solid", "none", "solid"]), "lit cell and picked tile in forced colours");
+    screenshot(browser, "zatre-web-forced-colors.png");
+    browser.click("#hand [data-hand-tile].selected");
+    browser.cdp("Emulation.setEmulatedMedia", serde_json::json!({ "features": [] }));
+}
+
 #[test]
 fn the_board_for_players_keys_sizes_languages_and_axe() {
     let axe = webdriver::axe_script();
@@ -1010,6 +1100,18 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
         focused(&browser)
     );
     axe_check(&browser, axe.as_deref(), "mid-game");
+    // A screen reader heard the move with its points, the engine's reply and whose turn it is.
+    live_regions_are_the_announcers(&browser);
+    let heard = said(&browser);
+    let at = |p: &str| heard.iter().rposition(|s| s.starts_with(p));
+    let (mine, reply, turn) = (at("You put down "), at("Player 2 (computer) played "), at("Your turn. Your tiles: "));
+    assert!(
+        mine.is_some() && reply.is_some() && turn.is_some() && mine < reply && reply < turn,
+        "said in order: your move, the engine's, your turn: {heard:?}"
+    );
+    assert!(heard[mine.unwrap_or(0)].contains(" point"), "with its points: {heard:?}");
+    refusals_in_words(&browser);
+    forced_colours_keep_the_marks(&browser);
 
     // A hint: tiles and cells, points, the value labelled; played as the pending move.
     browser.click("#hint");
@@ -1118,6 +1220,7 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
     );
     browser.click("#help");
     check_layout(&browser, "390x844, help");
+    axe_check(&browser, axe.as_deref(), "the help dialog");
     screenshot(&browser, "zatre-web-phone-help.png");
     browser.click("#close-help");
 
@@ -1151,6 +1254,7 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
     browser.click("#save-load");
     let saved = browser.js("return document.querySelector('#save-text').value");
     let saved = saved.as_str().unwrap_or_default().to_string();
+    axe_check(&browser, axe.as_deref(), "the save / load dialog");
     browser.click("#copy");
     browser.wait_until(
         "copied",
@@ -1182,6 +1286,11 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
     let words = browser.js("return document.querySelector('#result-words').textContent");
     let expected = if human_rank.as_deref() == Some("1") { "You won!" } else { "You lost." };
     assert_eq!(words, Value::from(expected), "the result from the human seat (2): {status:?}");
+    let heard = said(&browser);
+    assert!(
+        heard.iter().any(|s| s.starts_with(&format!("Game over. {expected} ")) && s.contains("1. ")),
+        "the end said, with the ranking: {heard:?}"
+    );
     let top = browser.js("return document.querySelector('#result').getBoundingClientRect().top");
     assert!(top.as_f64().unwrap_or(f64::MAX) < 200.0, "the result is at the top: {top}");
     axe_check(&browser, axe.as_deref(), "game over");
@@ -1328,7 +1437,7 @@ fn a_phone_starts_with_large_cells_that_keep_the_play_in_view() {
     assert_eq!(v["focusIn"], Value::Bool(true), "the focused cell in view (left): {v}");
 
     // Pictures of both phone sizes in two languages (in Cargo's test temp directory).
-    for (w, h) in [(390, 844), (360, 740)] {
+    for (w, h) in [(390, 844), (360, 740), (844, 390)] {
         browser.emulate_phone(Some((w, h)));
         for lang in ["de", "en"] {
             browser.select("#lang", lang);
@@ -1340,7 +1449,12 @@ fn a_phone_starts_with_large_cells_that_keep_the_play_in_view() {
                 "const b = document.querySelector('#submit').getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]",
             );
             let at = serde_json::json!({"submit": submit, "inner": v["inner"], "height": v["height"]});
-            assert!(in_viewport(&at, "submit"), "{w}x{h} {lang}: Submit in view under the board: {submit}");
+            assert!(in_viewport(&at, "submit"), "{w}x{h} {lang}: Submit in view beside or under the board: {submit}");
+            let small = browser.js(
+                "return [...document.querySelectorAll('button, select, .check')].filter(e => e.offsetParent && !e.closest('dialog')) \
+                     .map(e => [e.id || e.className, e.getBoundingClientRect().height]).filter(([, h]) => h < 44)",
+            );
+            assert_eq!(small, serde_json::json!([]), "{w}x{h} {lang}: touch targets of 44 px");
             screenshot(&browser, &format!("zatre-web-touch-{w}x{h}-{lang}.png"));
         }
     }
