@@ -590,6 +590,12 @@ fn load_a_bad_line(browser: &Browser) -> String {
         in_dialog.as_str().is_some_and(|t| t.starts_with(&sentence)),
         "the open dialog says the error too: {in_dialog}"
     );
+    // The engine's own words are English: folded away under the sentence, and marked English.
+    let folded = browser.js(
+        "return ['#error-detail', '#save-dialog[open] .dialog-error code'].map(s => document.querySelector(s)) \
+             .map(c => c && c.lang === 'en' && !c.closest('details').open && c.textContent.startsWith('position: invalid_position '))",
+    );
+    assert_eq!(folded, serde_json::json!([true, true]), "the engine's words folded away, lang en");
     sentence
 }
 
@@ -1004,6 +1010,7 @@ fn refusals_in_words(browser: &Browser) {
     browser.js("document.querySelector('[data-cell=\"a5\"]').click(); return true;");
     assert_eq!(info(), Value::from("First pick a tile from your hand, then a cell with a green dot."));
     browser.click("#hand [data-hand-tile]");
+    assert_eq!(info(), Value::from("Now choose a cell with a green dot."), "a tile picked: what to do next");
     let value = browser.js("return document.querySelector('#hand .selected').dataset.value");
     let value = value.as_str().unwrap_or_default().to_string();
     browser.js("document.querySelector('[data-cell=\"a5\"]').click(); return true;");
@@ -1014,7 +1021,9 @@ fn refusals_in_words(browser: &Browser) {
     );
     assert_eq!(
         why,
-        Value::from(format!("The {value} cannot go on a5. A tile must touch a tile that is already there, along a side.")),
+        Value::from(format!(
+            "The {value} cannot go on a5. A tile must touch a tile that is already there, along a side."
+        )),
         "the engine's reason (no occupied neighbour) in a child's words"
     );
     assert!(said(browser).iter().any(|s| Value::from(s.as_str()) == why), "said too: {:?}", said(browser));
@@ -1038,7 +1047,11 @@ fn refusals_in_words(browser: &Browser) {
         Duration::from_secs(10),
     );
     std::thread::sleep(Duration::from_millis(300));
-    assert_eq!(browser.js("return document.querySelectorAll('.tile.pending').length"), Value::from(1), "a double tap leaves the tile down");
+    assert_eq!(
+        browser.js("return document.querySelectorAll('.tile.pending').length"),
+        Value::from(1),
+        "a double tap leaves the tile down"
+    );
     std::thread::sleep(Duration::from_millis(400));
     browser.click(&format!("[data-cell=\"{cell}\"]"));
     browser.wait_until(
@@ -1061,7 +1074,11 @@ fn forced_colours_keep_the_marks(browser: &Browser) {
          const h = getComputedStyle(document.querySelector('#hand .selected')); \
          return [matchMedia('(forced-colors: active)').matches, c.outlineStyle, c.boxShadow, h.outlineStyle];",
     );
-    assert_eq!(marks, serde_json::json!([true, "solid", "none", "solid"]), "lit cell and picked tile in forced colours");
+    assert_eq!(
+        marks,
+        serde_json::json!([true, "solid", "none", "solid"]),
+        "lit cell and picked tile in forced colours"
+    );
     screenshot(browser, "zatre-web-forced-colors.png");
     browser.click("#hand [data-hand-tile].selected");
     browser.cdp("Emulation.setEmulatedMedia", serde_json::json!({ "features": [] }));
@@ -1104,7 +1121,8 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
     live_regions_are_the_announcers(&browser);
     let heard = said(&browser);
     let at = |p: &str| heard.iter().rposition(|s| s.starts_with(p));
-    let (mine, reply, turn) = (at("You put down "), at("Player 2 (computer) played "), at("Your turn. Your tiles: "));
+    let (mine, reply, turn) =
+        (at("You put down "), at("Player 2 (computer) played "), at("Your turn. Your tiles: "));
     assert!(
         mine.is_some() && reply.is_some() && turn.is_some() && mine < reply && reply < turn,
         "said in order: your move, the engine's, your turn: {heard:?}"
@@ -1250,6 +1268,14 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
     }
     browser.select("#lang", "en");
 
+    // A refusal shown (a tile picked, a cell that does not take it tapped) goes with the turn.
+    browser.js("document.querySelector('[data-cell]:not(.accepts):not(.filled)').click(); return true;");
+    browser.wait_until(
+        "a refusal",
+        "return document.body.dataset.busy === 'no' && document.querySelector('#move-info.refusal') !== null",
+        Duration::from_secs(10),
+    );
+
     // The saved game carries the seats; loading restores them.
     browser.click("#save-load");
     let saved = browser.js("return document.querySelector('#save-text').value");
@@ -1286,11 +1312,27 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
     let words = browser.js("return document.querySelector('#result-words').textContent");
     let expected = if human_rank.as_deref() == Some("1") { "You won!" } else { "You lost." };
     assert_eq!(words, Value::from(expected), "the result from the human seat (2): {status:?}");
+    assert_eq!(
+        browser.js("return document.querySelector('#move-info.refusal') === null && document.querySelector('#move-info').textContent"),
+        Value::from(""),
+        "the refusal of the last turn is gone at the end"
+    );
     let heard = said(&browser);
     assert!(
         heard.iter().any(|s| s.starts_with(&format!("Game over. {expected} ")) && s.contains("1. ")),
         "the end said, with the ranking: {heard:?}"
     );
+    // How the totals are made, and the rules a click away.
+    let how = "Each total is the “points” column of the sheet added up, less the pips of the tiles left in the hand.";
+    assert_eq!(browser.js("return document.querySelector('#result-how').textContent"), Value::from(how));
+    assert!(heard.iter().any(|s| s.ends_with(how)), "said too: {heard:?}");
+    browser.click("#result-help");
+    assert_eq!(
+        browser.js("return document.querySelector('#help-dialog').open && document.querySelector('#help-variant').value"),
+        Value::from("classic"),
+        "How to play from the result"
+    );
+    browser.click("#close-help");
     let top = browser.js("return document.querySelector('#result').getBoundingClientRect().top");
     assert!(top.as_f64().unwrap_or(f64::MAX) < 200.0, "the result is at the top: {top}");
     axe_check(&browser, axe.as_deref(), "game over");
@@ -1449,7 +1491,10 @@ fn a_phone_starts_with_large_cells_that_keep_the_play_in_view() {
                 "const b = document.querySelector('#submit').getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]",
             );
             let at = serde_json::json!({"submit": submit, "inner": v["inner"], "height": v["height"]});
-            assert!(in_viewport(&at, "submit"), "{w}x{h} {lang}: Submit in view beside or under the board: {submit}");
+            assert!(
+                in_viewport(&at, "submit"),
+                "{w}x{h} {lang}: Submit in view beside or under the board: {submit}"
+            );
             let small = browser.js(
                 "return [...document.querySelectorAll('button, select, .check')].filter(e => e.offsetParent && !e.closest('dialog')) \
                      .map(e => [e.id || e.className, e.getBoundingClientRect().height]).filter(([, h]) => h < 44)",

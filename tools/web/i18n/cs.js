@@ -115,6 +115,11 @@ export default {
   'why.more.rolled': 'Pak by se ti nevešlo druhé číslo, a musíš jich zapsat co nejvíc. Zkus jiné pole.',
   'why.other': 'Hodí se jen pole se zeleným puntíkem.',
   'why.other.rolled': 'Hodí se jen pole se zeleným puntíkem.',
+  'move.pickCell': 'Teď vyber pole se zeleným puntíkem.',
+  'result.how.classic': 'Každý součet je sloupec „{points}“ bodovací tabulky sečtený dohromady, minus hodnoty kamenů, které zůstaly nepoložené.',
+  'result.how.dice': 'Každý součet je sloupec „{points}“ bodovací tabulky sečtený dohromady.',
+  'result.how.kids': 'Každý součet je sloupec „{points}“ bodovací tabulky sečtený dohromady; při hodnocení tečkami vyhrává, kdo má nejvíc teček ve sloupci 10.',
+  'error.more': 'Podrobnosti',
 
   'hint.list': 'Nápovědy',
   'hint.points': { one: '{n} bod', few: '{n} body', many: '{n} bodu', other: '{n} bodů' },

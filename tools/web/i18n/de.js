@@ -115,6 +115,11 @@ export default {
   'why.more.rolled': 'Dann passt deine andere Zahl nicht mehr, und du musst so viele eintragen, wie du kannst. Versuch ein anderes Feld.',
   'why.other': 'Nur die Felder mit grünem Punkt passen.',
   'why.other.rolled': 'Nur die Felder mit grünem Punkt passen.',
+  'move.pickCell': 'Wähle jetzt ein Feld mit grünem Punkt.',
+  'result.how.classic': 'Jede Summe ist die Spalte „{points}“ des Wertungsblatts zusammengezählt, minus die Augen der Steine, die übrig geblieben sind.',
+  'result.how.dice': 'Jede Summe ist die Spalte „{points}“ des Wertungsblatts zusammengezählt.',
+  'result.how.kids': 'Jede Summe ist die Spalte „{points}“ des Wertungsblatts zusammengezählt; bei der Wertung mit Strichen gewinnt, wer in der Spalte 10 die meisten Striche hat.',
+  'error.more': 'Einzelheiten',
 
   'hint.list': 'Tipps',
   'hint.points': { one: '{n} Punkt', other: '{n} Punkte' },

@@ -116,6 +116,11 @@ export default {
   'why.more.rolled': 'Then your other number would not fit, and you must write as many as you can. Try another cell.',
   'why.other': 'Only the cells with a green dot take it.',
   'why.other.rolled': 'Only the cells with a green dot take it.',
+  'move.pickCell': 'Now choose a cell with a green dot.',
+  'result.how.classic': 'Each total is the “{points}” column of the sheet added up, less the pips of the tiles left in the hand.',
+  'result.how.dice': 'Each total is the “{points}” column of the sheet added up.',
+  'result.how.kids': 'Each total is the “{points}” column of the sheet added up; with dots scoring, the most dots in the 10 column win.',
+  'error.more': 'Details',
 
   'hint.list': 'Hints',
   'hint.points': { one: '{n} point', other: '{n} points' },

@@ -115,6 +115,11 @@ export default {
   'why.more.rolled': 'Akkor a másik számod nem férne el, pedig annyit kell beírnod, amennyit csak tudsz. Próbálj másik mezőt.',
   'why.other': 'Csak a zöld pöttyös mezőkre teheted.',
   'why.other.rolled': 'Csak a zöld pöttyös mezőkbe írhatod.',
+  'move.pickCell': 'Most válassz egy zöld pöttyös mezőt.',
+  'result.how.classic': 'Minden összeg a versenylap „{points}” oszlopának összege, mínusz a megmaradt lapkák értéke.',
+  'result.how.dice': 'Minden összeg a versenylap „{points}” oszlopának összege.',
+  'result.how.kids': 'Minden összeg a versenylap „{points}” oszlopának összege; pöttyös pontozásnál az nyer, akinek a 10-es oszlopban a legtöbb pöttye van.',
+  'error.more': 'Részletek',
 
   'hint.list': 'Tippek',
   'hint.points': { one: '{n} pont', other: '{n} pont' },

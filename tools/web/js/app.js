@@ -163,12 +163,26 @@ function showError(e) {
     $('#error-detail').textContent = String((e && e.message) || e);
     box.dataset.code = 'page';
   }
+  $('#error-more').hidden = !$('#error-detail').textContent;
   box.hidden = false;
   say($('#error').textContent, true);
   // The red bar is under a modal dialog's backdrop: the open dialog says it too.
   const inDialog = document.querySelector('dialog[open] .dialog-error');
   if (inDialog) {
-    inDialog.textContent = [$('#error').textContent, $('#error-detail').textContent].filter(Boolean).join(' — ');
+    // The sentence, and the engine's own words (English) folded away under it.
+    const sentence = document.createElement('span');
+    sentence.textContent = $('#error').textContent;
+    inDialog.replaceChildren(sentence);
+    if ($('#error-detail').textContent) {
+      const more = document.createElement('details');
+      const summary = document.createElement('summary');
+      summary.textContent = t('error.more');
+      const code = document.createElement('code');
+      code.lang = 'en';
+      code.textContent = $('#error-detail').textContent;
+      more.append(summary, code);
+      inDialog.appendChild(more);
+    }
     inDialog.hidden = false;
   }
 }
@@ -560,10 +574,11 @@ function renderResult() {
       return li;
     }),
   );
+  $('#result-how').textContent = tOr(`result.how.${state.position.variant}`, '', { points: t('sheet.points') });
   if (!state.wasOver) {
     // The result at the top of the screen, once; and said.
     state.wasOver = true;
-    const parts = [t('result.title'), $('#result-words').textContent, end.textContent, ...[...$('#ranking').children].map((li) => li.textContent)];
+    const parts = [t('result.title'), $('#result-words').textContent, end.textContent, ...[...$('#ranking').children].map((li) => li.textContent), $('#result-how').textContent].filter(Boolean);
     say(parts.map((x) => (/[.!?…]$/.test(x) ? x : `${x}.`)).join(' '));
     window.scrollTo({ top: 0 });
     if (!document.querySelector('dialog[open]')) box.focus({ preventScroll: true });
@@ -572,15 +587,15 @@ function renderResult() {
 
 function renderMoveInfo() {
   const box = $('#move-info');
+  box.classList.toggle('refusal', Boolean(state.refusal) && moverIsHuman());
   if (!moverIsHuman() || state.status.phase !== 'place') {
     box.textContent = '';
     return;
   }
-  box.classList.toggle('refusal', Boolean(state.refusal));
   if (state.refusal) {
     box.textContent = refusalWords(state.refusal);
   } else if (state.pending.length === 0) {
-    box.textContent = state.passOk ? t('move.noFit') : t('move.pick');
+    box.textContent = state.passOk ? t('move.noFit') : state.selected !== null ? t('move.pickCell') : t('move.pick');
   } else if (state.next && state.next.complete === 'yes') {
     box.textContent = state.next.next.length ? t('move.legalMore') : t('move.legal');
   } else {
@@ -1008,6 +1023,7 @@ function renderHints() {
       show.title = t('hint.show');
       show.addEventListener('click', () => {
         state.preview = P.placements(h.move);
+        state.refusal = null;
         render();
       });
       li.appendChild(show);
@@ -1042,6 +1058,7 @@ function playHint(move) {
     state.next = next;
     state.preview = [];
     state.selected = null;
+    state.refusal = null;
     render();
   });
 }
@@ -1063,6 +1080,7 @@ $('#hint').addEventListener('click', () =>
     }
     state.hints = hints;
     state.preview = P.placements(hints[0].move);
+    state.refusal = null;
     renderHints();
     render();
     $('#engine-info').textContent = '';
@@ -1249,6 +1267,7 @@ function renderHelp() {
 }
 
 $('#help-variant').addEventListener('change', () => renderHelp());
+$('#result-help').addEventListener('click', () => $('#help').click());
 $('#help').addEventListener('click', () => {
   if (state.position) $('#help-variant').value = state.position.variant;
   renderHelp();
