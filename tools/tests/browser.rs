@@ -512,6 +512,33 @@ fn dice_and_kids_boards_have_the_engines_cells() {
         Duration::from_secs(10),
     );
     assert_eq!(picked, Value::from("0"), "the key 0 picks the 0");
+    // A number refused says why in the words of numbers written, in each language: a line of the
+    // kids' game may add up to 10 at most.
+    load_line(
+        &browser,
+        "seats=human,engine:100 position variant=kids players=2 scoring=points must_place=maximum rounds=0 turn=3 tomove=1 phase=place board=5@e5,5@e6 bag=- hands=05/- sheets=none;none",
+    );
+    wait_human_place(&browser);
+    browser.keys(&["5"]);
+    browser.js("document.querySelector('[data-cell=\"e7\"]').click(); return true;");
+    let why = browser.wait_until(
+        "the refusal",
+        "return document.body.dataset.busy === 'no' && document.querySelector('#move-info.refusal') && document.querySelector('#move-info').textContent",
+        Duration::from_secs(10),
+    );
+    assert_eq!(
+        why,
+        Value::from("The 5 cannot be written on e7. That line would add up to 15, and no line may add up to more than 10.")
+    );
+    for (lang, words) in [
+        ("de", "Die 5 kann nicht auf e7 eingetragen werden. Die Reihe ergäbe dann 15, und keine Reihe darf mehr als 10 ergeben."),
+        ("cs", "5 nejde zapsat na e7. Ta řada by dala dohromady 15, a žádná řada nesmí dát víc než 10."),
+        ("hu", "A(z) 5 nem írható a(z) e7 mezőbe. Az a sor így 15 lenne, de egy sor összege legfeljebb 10 lehet."),
+    ] {
+        browser.select("#lang", lang);
+        assert_eq!(browser.js("return document.querySelector('#move-info').textContent"), Value::from(words));
+    }
+    browser.select("#lang", "en");
     // Back to a classic game: the words of tiles come back.
     start_game(&browser, "classic", &["human", "engine"], "3");
     wait_human_place(&browser);

@@ -101,7 +101,7 @@ export default {
   'say.placed': '{value} auf {cell}.',
   'say.takenBack': { one: '{values} zurückgenommen.', other: '{values} zurückgenommen.' },
   'why.notThere': 'Die {value} passt nicht auf {cell}.',
-  'why.notThere.rolled': 'Die {value} darf nicht auf {cell}.',
+  'why.notThere.rolled': 'Die {value} kann nicht auf {cell} eingetragen werden.',
   'why.noTile': 'Wähle zuerst einen deiner Steine, dann ein Feld mit grünem Punkt.',
   'why.noTile.rolled': 'Wähle zuerst eine Zahl aus deinem Wurf, dann ein Feld mit grünem Punkt.',
   'why.occupied': 'Auf dem Feld liegt schon ein Stein.',
