@@ -1038,6 +1038,7 @@ fn refusals_in_words(browser: &Browser) {
     assert_eq!(info(), Value::from("First pick a tile from your hand, then a cell with a green dot."));
     browser.click("#hand [data-hand-tile]");
     assert_eq!(info(), Value::from("Now choose a cell with a green dot."), "a tile picked: what to do next");
+    marks_have_contrast(browser);
     let value = browser.js("return document.querySelector('#hand .selected').dataset.value");
     let value = value.as_str().unwrap_or_default().to_string();
     browser.js("document.querySelector('[data-cell=\"a5\"]').click(); return true;");
@@ -1109,6 +1110,28 @@ fn forced_colours_keep_the_marks(browser: &Browser) {
     screenshot(browser, "zatre-web-forced-colors.png");
     browser.click("#hand [data-hand-tile].selected");
     browser.cdp("Emulation.setEmulatedMedia", serde_json::json!({ "features": [] }));
+}
+
+/// WCAG contrast ratios of the board's marks, from the styles the browser computed (a tile picked,
+/// so that cells are lit): a double cell against a plain cell and the frame (3:1 for shapes), its
+/// ×2 mark (4.5:1, small text), and the white ring of a lit cell's dot against a double cell (3:1).
+fn marks_have_contrast(browser: &Browser) {
+    let r = browser.js(
+        "const lum = (c) => { const [r, g, b] = c.match(/[\\d.]+/g).map(Number).map((x) => { x /= 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; }); \
+             return 0.2126 * r + 0.7152 * g + 0.0722 * b; }; \
+         const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return Math.round((x + 0.05) / (y + 0.05) * 100) / 100; }; \
+         const extra = document.querySelector('[data-cell][data-kind=extra]:not(.filled):not(.accepts)'); \
+         const plain = document.querySelector('[data-cell][data-kind=plain]:not(.filled):not(.accepts)'); \
+         const lit = document.querySelector('[data-cell].accepts:not(.filled)'); \
+         const bg = (e, p) => getComputedStyle(e, p).backgroundColor; \
+         const ring = getComputedStyle(lit, '::before').boxShadow.match(/rgba?\\([^)]*\\)/)[0]; \
+         return { plain: ratio(bg(extra), bg(plain)), frame: ratio(bg(extra), bg(document.querySelector('#board'))), \
+             mark: ratio(getComputedStyle(extra, '::after').color, bg(extra)), ring: ratio(ring, bg(extra)) };",
+    );
+    let at = |k: &str| r[k].as_f64().unwrap_or(0.0);
+    assert!(at("plain") >= 3.0 && at("frame") >= 3.0, "double cells stand out: {r}");
+    assert!(at("mark") >= 4.5, "the ×2 mark is readable: {r}");
+    assert!(at("ring") >= 3.0, "a lit double cell's dot stands out: {r}");
 }
 
 #[test]
