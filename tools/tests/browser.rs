@@ -1301,6 +1301,11 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
         Value::from("Neues Spiel")
     );
     no_english_left(&browser);
+    // The board's corner header has words for a screen reader (axe: empty-table-header), German.
+    assert_eq!(
+        browser.js("return document.querySelector('#board .edge[role=columnheader]').textContent"),
+        Value::from("Spalte / Zeile")
+    );
     // After a <select> popup, headless Chromium's screenshots came out 1280x863 though
     // innerHeight stayed 720; sizing the window again gives 1280x720 pictures.
     browser.set_viewport(1280, 720);

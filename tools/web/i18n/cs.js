@@ -49,6 +49,7 @@ export default {
 
   'board.region': 'Hrací plán a legenda',
   'board.name': 'Hrací plán',
+  'board.corner': 'sloupec / řádek',
   'cell.empty': 'prázdné',
   'cell.double': 'zdvojovací pole',
   'cell.centre': 'červené startovní pole',

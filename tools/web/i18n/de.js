@@ -49,6 +49,7 @@ export default {
 
   'board.region': 'Spielplan und Legende',
   'board.name': 'Spielplan',
+  'board.corner': 'Spalte / Zeile',
   'cell.empty': 'leer',
   'cell.double': 'x2-Feld',
   'cell.centre': 'rotes Startfeld',

@@ -50,6 +50,7 @@ export default {
 
   'board.region': 'Board and legend',
   'board.name': 'Board',
+  'board.corner': 'column / row',
   'cell.empty': 'empty',
   'cell.double': 'double cell',
   'cell.centre': 'centre',

@@ -49,6 +49,7 @@ export default {
 
   'board.region': 'Tábla és jelmagyarázat',
   'board.name': 'Tábla',
+  'board.corner': 'oszlop / sor',
   'cell.empty': 'üres',
   'cell.double': 'extra mező (duplázó)',
   'cell.centre': 'középső mező',
