@@ -1211,6 +1211,16 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
         browser.click("#submit");
         wait_human_place(&browser);
     }
+    // Undo says whose turn it is again, with the hand.
+    let turns = |b: &Browser| said(b).iter().filter(|s| s.starts_with("Your turn. Your tiles: ")).count();
+    let before = turns(&browser);
+    browser.click("#undo");
+    wait_human_place(&browser);
+    browser.wait_until(
+        "the turn said again",
+        &format!("return zatreSaid().filter(s => s.startsWith('Your turn. Your tiles: ')).length > {before}"),
+        Duration::from_secs(10),
+    );
     // The README's pictures: a game in its middle, a hint shown and a tile picked.
     let middle = judge_game(&mut judge, 5, |s| {
         s.starts_with("phase place") && s.contains("tomove 1") && {

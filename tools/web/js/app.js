@@ -837,7 +837,13 @@ $('#submit').addEventListener('click', () =>
   }).then(() => advance()),
 );
 
-$('#take-back').addEventListener('click', () => act(startTurn));
+$('#take-back').addEventListener('click', () =>
+  act(async () => {
+    const taken = state.pending.map((p) => p.value);
+    await startTurn();
+    say(`${t('say.takenBack', { values: taken.join(', '), n: taken.length })} ${$('#move-info').textContent}`);
+  }),
+);
 
 $('#pass').addEventListener('click', () =>
   act(async () => {
@@ -866,7 +872,10 @@ $('#undo').addEventListener('click', () =>
     state.lastMove = new Set();
     state.lastPlayed = null;
     await refresh();
-    if (moverIsHuman() && state.status.phase === 'place') await startTurn();
+    if (moverIsHuman() && state.status.phase === 'place') {
+      await startTurn();
+      sayTurn();
+    }
   }),
 );
 
