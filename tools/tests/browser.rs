@@ -1087,6 +1087,15 @@ fn refusals_in_words(browser: &Browser) {
         "return document.body.dataset.busy === 'no' && document.querySelectorAll('.tile.pending').length === 0",
         Duration::from_secs(10),
     );
+    // A double tap on a hand tile picks it (the second tap, detail 2, does not put it back).
+    let picked = browser.js(
+        "const t = document.querySelector('#hand [data-hand-tile]'); const i = t.dataset.handTile; \
+         t.dispatchEvent(new MouseEvent('click', { bubbles: true, detail: 1 })); \
+         document.querySelector(`#hand [data-hand-tile=\"${i}\"]`).dispatchEvent(new MouseEvent('click', { bubbles: true, detail: 2 })); \
+         return document.querySelector(`#hand [data-hand-tile=\"${i}\"]`).classList.contains('selected');",
+    );
+    assert_eq!(picked, Value::Bool(true), "a double tap leaves the hand tile picked");
+    browser.keys(&[KEY_ESCAPE]);
 }
 
 /// Forced colours (high contrast) drop backgrounds and shadows: the lit cells and the picked tile

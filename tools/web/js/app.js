@@ -499,8 +499,12 @@ function renderHand() {
         tile.dataset.handTile = String(index);
         tile.setAttribute('aria-pressed', state.selected === index ? 'true' : 'false');
         if (state.selected === index) tile.classList.add('selected');
-        // A click from the keyboard (Enter, Space: detail 0) goes on to the board.
-        tile.addEventListener('click', (ev) => selectTile(index, ev.detail === 0));
+        // A click from the keyboard (Enter, Space: detail 0) goes on to the board. The second
+        // click of a double click or double tap (detail 2) does not put the tile back at once.
+        tile.addEventListener('click', (ev) => {
+          if (ev.detail >= 2 && state.selected === index) return;
+          selectTile(index, ev.detail === 0);
+        });
       } else {
         tile.disabled = true;
       }
