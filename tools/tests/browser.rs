@@ -1553,7 +1553,7 @@ fn a_phone_starts_with_large_cells_that_keep_the_play_in_view() {
     assert_eq!(v["focusIn"], Value::Bool(true), "the focused cell in view (left): {v}");
 
     // Pictures of both phone sizes in two languages (in Cargo's test temp directory).
-    for (w, h) in [(390, 844), (360, 740), (844, 390), (320, 568)] {
+    for (w, h) in [(1180, 820), (390, 844), (360, 740), (844, 390), (320, 568)] {
         browser.emulate_phone(Some((w, h)));
         for lang in ["de", "en"] {
             browser.select("#lang", lang);
