@@ -1097,6 +1097,8 @@ $('#hint').addEventListener('click', () =>
     renderHints();
     render();
     $('#engine-info').textContent = '';
+    // Said: the best hint, as its button reads (the others follow it in the list).
+    say(`${t('hint.list')}: ${$('#hints .hint-show').textContent}`);
   }),
 );
 
