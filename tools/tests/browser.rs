@@ -1413,6 +1413,23 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
     axe_check(&browser, axe.as_deref(), "game over");
     browser.set_viewport(1280, 720);
     screenshot(&browser, "zatre-web-over.png");
+    // The game reviewed, in forced colours: the move played is still ringed (an outline, where the
+    // ring is a shadow that forced colours drop).
+    browser.click("#review-this");
+    browser.wait_until(
+        "the review at its first turn, the move played on the board",
+        "return document.body.classList.contains('reviewing') && document.querySelector('.cell.review-played .tile.played') !== null",
+        Duration::from_secs(30),
+    );
+    browser.cdp(
+        "Emulation.setEmulatedMedia",
+        serde_json::json!({ "features": [{ "name": "forced-colors", "value": "active" }] }),
+    );
+    let ring = browser.js(
+        "return getComputedStyle(document.querySelector('.cell.review-played .tile.played')).outlineStyle",
+    );
+    browser.cdp("Emulation.setEmulatedMedia", serde_json::json!({ "features": [] }));
+    assert_eq!(ring, Value::from("solid"), "the reviewed move ringed in forced colours");
     no_console_errors(&browser);
 }
 
