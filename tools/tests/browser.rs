@@ -512,6 +512,33 @@ fn dice_and_kids_boards_have_the_engines_cells() {
         Duration::from_secs(10),
     );
     assert_eq!(picked, Value::from("0"), "the key 0 picks the 0");
+    // A number refused says why in the words of numbers written, in each language: a line of the
+    // kids' game may add up to 10 at most.
+    load_line(
+        &browser,
+        "seats=human,engine:100 position variant=kids players=2 scoring=points must_place=maximum rounds=0 turn=3 tomove=1 phase=place board=5@e5,5@e6 bag=- hands=05/- sheets=none;none",
+    );
+    wait_human_place(&browser);
+    browser.keys(&["5"]);
+    browser.js("document.querySelector('[data-cell=\"e7\"]').click(); return true;");
+    let why = browser.wait_until(
+        "the refusal",
+        "return document.body.dataset.busy === 'no' && document.querySelector('#move-info.refusal') && document.querySelector('#move-info').textContent",
+        Duration::from_secs(10),
+    );
+    assert_eq!(
+        why,
+        Value::from("The 5 cannot be written on e7. That line would add up to 15, and no line may add up to more than 10.")
+    );
+    for (lang, words) in [
+        ("de", "Die 5 kann nicht auf e7 eingetragen werden. Die Reihe ergäbe dann 15, und keine Reihe darf mehr als 10 ergeben."),
+        ("cs", "5 nejde zapsat na e7. Ta řada by dala dohromady 15, a žádná řada nesmí dát víc než 10."),
+        ("hu", "A(z) 5 nem írható a(z) e7 mezőbe. Az a sor így 15 lenne, de egy sor összege legfeljebb 10 lehet."),
+    ] {
+        choose_lang(&browser, lang);
+        assert_eq!(browser.js("return document.querySelector('#move-info').textContent"), Value::from(words));
+    }
+    choose_lang(&browser, "en");
     // Back to a classic game: the words of tiles come back.
     start_game(&browser, "classic", &["human", "engine"], "3");
     wait_human_place(&browser);
@@ -590,6 +617,12 @@ fn load_a_bad_line(browser: &Browser) -> String {
         in_dialog.as_str().is_some_and(|t| t.starts_with(&sentence)),
         "the open dialog says the error too: {in_dialog}"
     );
+    // The engine's own words are English: folded away under the sentence, and marked English.
+    let folded = browser.js(
+        "return ['#error-detail', '#save-dialog[open] .dialog-error code'].map(s => document.querySelector(s)) \
+             .map(c => c && c.lang === 'en' && !c.closest('details').open && c.textContent.startsWith('position: invalid_position '))",
+    );
+    assert_eq!(folded, serde_json::json!([true, true]), "the engine's words folded away, lang en");
     sentence
 }
 
@@ -977,6 +1010,147 @@ fn load_line(browser: &Browser, line: &str) {
     );
 }
 
+/// Chooses the page's language by script (no <select> popup, which can leave headless Chromium's
+/// window a wrong size under load).
+fn choose_lang(browser: &Browser, lang: &str) {
+    browser.js(&format!(
+        "const l = document.querySelector('#lang'); l.value = '{lang}'; l.dispatchEvent(new Event('change')); return true;"
+    ));
+}
+
+/// The sentences said to a screen reader so far (`zatreSaid()`, the texts put in `#announce`).
+fn said(browser: &Browser) -> Vec<String> {
+    browser
+        .js("return zatreSaid()")
+        .as_array()
+        .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+        .unwrap_or_default()
+}
+
+/// What a screen reader hears: one polite and one assertive live region, always in the page;
+/// the engine's progress, the turn line and the move line are not live regions (they change on
+/// every redraw, and the engine's progress many times a second).
+fn live_regions_are_the_announcers(browser: &Browser) {
+    let live = browser.js(
+        "return [...document.querySelectorAll('[aria-live], [role=status], [role=alert]')]              .filter(e => !e.closest('#review-side, dialog')).map(e => e.id).sort()",
+    );
+    assert_eq!(live, serde_json::json!(["announce", "announce-now"]), "the page's live regions");
+}
+
+/// Why a cell did not take the tile, shown under the hand and said: a tile picked and an empty
+/// cell far from every tile (a5) tapped; a cell tapped with no tile picked; a double tap on a lit
+/// cell puts the tile down and leaves it there; a later tap takes it back.
+fn refusals_in_words(browser: &Browser) {
+    let info = || browser.js("return document.querySelector('#move-info').textContent");
+    browser.js("document.querySelector('[data-cell=\"a5\"]').click(); return true;");
+    assert_eq!(info(), Value::from("First pick a tile from your hand, then a cell with a green dot."));
+    browser.click("#hand [data-hand-tile]");
+    assert_eq!(info(), Value::from("Now choose a cell with a green dot."), "a tile picked: what to do next");
+    marks_have_contrast(browser);
+    let value = browser.js("return document.querySelector('#hand .selected').dataset.value");
+    let value = value.as_str().unwrap_or_default().to_string();
+    browser.js("document.querySelector('[data-cell=\"a5\"]').click(); return true;");
+    let why = browser.wait_until(
+        "the refusal in words",
+        "return document.body.dataset.busy === 'no' && document.querySelector('#move-info.refusal') && document.querySelector('#move-info').textContent",
+        Duration::from_secs(10),
+    );
+    assert_eq!(
+        why,
+        Value::from(format!(
+            "The {value} cannot go on a5. A tile must touch a tile that is already there, along a side."
+        )),
+        "the engine's reason (no occupied neighbour) in a child's words"
+    );
+    assert!(said(browser).iter().any(|s| why.as_str() == Some(s.as_str())), "said too: {:?}", said(browser));
+    axe_check(browser, webdriver::axe_script().as_deref(), "a refusal shown");
+    choose_lang(browser, "de");
+    assert_eq!(
+        info(),
+        Value::from(format!("Die {value} passt nicht auf a5. Ein Stein muss mit einer Kante an einen Stein grenzen, der schon liegt."))
+    );
+    choose_lang(browser, "en");
+    // A double tap on a lit cell: put down by the first tap, not taken back by the second.
+    let cell = browser.js("return document.querySelector('[data-cell].accepts').dataset.cell");
+    let cell = cell.as_str().unwrap_or_default().to_string();
+    browser.js(&format!(
+        "const c = document.querySelector('[data-cell=\"{cell}\"]'); c.click(); \
+         const again = () => document.body.dataset.busy === 'no' ? c.click() : setTimeout(again, 5); setTimeout(again, 5); return true;"
+    ));
+    browser.wait_until(
+        "both taps handled",
+        "return document.body.dataset.busy === 'no' && document.querySelectorAll('.tile.pending').length === 1 && !document.querySelector('#move-info.refusal')",
+        Duration::from_secs(10),
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(
+        browser.js("return document.querySelectorAll('.tile.pending').length"),
+        Value::from(1),
+        "a double tap leaves the tile down"
+    );
+    std::thread::sleep(Duration::from_millis(400));
+    browser.click(&format!("[data-cell=\"{cell}\"]"));
+    browser.wait_until(
+        "a later tap takes it back",
+        "return document.body.dataset.busy === 'no' && document.querySelectorAll('.tile.pending').length === 0",
+        Duration::from_secs(10),
+    );
+    // A double tap on a hand tile picks it (the second tap, detail 2, does not put it back).
+    let picked = browser.js(
+        "const t = document.querySelector('#hand [data-hand-tile]'); const i = t.dataset.handTile; \
+         t.dispatchEvent(new MouseEvent('click', { bubbles: true, detail: 1 })); \
+         document.querySelector(`#hand [data-hand-tile=\"${i}\"]`).dispatchEvent(new MouseEvent('click', { bubbles: true, detail: 2 })); \
+         return document.querySelector(`#hand [data-hand-tile=\"${i}\"]`).classList.contains('selected');",
+    );
+    assert_eq!(picked, Value::Bool(true), "a double tap leaves the hand tile picked");
+    browser.keys(&[KEY_ESCAPE]);
+}
+
+/// Forced colours (high contrast) drop backgrounds and shadows: the lit cells and the picked tile
+/// are still marked, by outlines.
+fn forced_colours_keep_the_marks(browser: &Browser) {
+    browser.cdp(
+        "Emulation.setEmulatedMedia",
+        serde_json::json!({ "features": [{ "name": "forced-colors", "value": "active" }] }),
+    );
+    browser.click("#hand [data-hand-tile]");
+    let marks = browser.js(
+        "const c = getComputedStyle(document.querySelector('[data-cell].accepts:not(:focus)')); \
+         const h = getComputedStyle(document.querySelector('#hand .selected')); \
+         return [matchMedia('(forced-colors: active)').matches, c.outlineStyle, c.boxShadow, h.outlineStyle];",
+    );
+    assert_eq!(
+        marks,
+        serde_json::json!([true, "solid", "none", "solid"]),
+        "lit cell and picked tile in forced colours"
+    );
+    screenshot(browser, "zatre-web-forced-colors.png");
+    browser.click("#hand [data-hand-tile].selected");
+    browser.cdp("Emulation.setEmulatedMedia", serde_json::json!({ "features": [] }));
+}
+
+/// WCAG contrast ratios of the board's marks, from the styles the browser computed (a tile picked,
+/// so that cells are lit): a double cell against a plain cell and the frame (3:1 for shapes), its
+/// ×2 mark (4.5:1, small text), and the white ring of a lit cell's dot against a double cell (3:1).
+fn marks_have_contrast(browser: &Browser) {
+    let r = browser.js(
+        "const lum = (c) => { const [r, g, b] = c.match(/[\\d.]+/g).map(Number).map((x) => { x /= 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; }); \
+             return 0.2126 * r + 0.7152 * g + 0.0722 * b; }; \
+         const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return Math.round((x + 0.05) / (y + 0.05) * 100) / 100; }; \
+         const extra = document.querySelector('[data-cell][data-kind=extra]:not(.filled):not(.accepts)'); \
+         const plain = document.querySelector('[data-cell][data-kind=plain]:not(.filled):not(.accepts)'); \
+         const lit = document.querySelector('[data-cell].accepts:not(.filled)'); \
+         const bg = (e, p) => getComputedStyle(e, p).backgroundColor; \
+         const ring = getComputedStyle(lit, '::before').boxShadow.match(/rgba?\\([^)]*\\)/)[0]; \
+         return { plain: ratio(bg(extra), bg(plain)), frame: ratio(bg(extra), bg(document.querySelector('#board'))), \
+             mark: ratio(getComputedStyle(extra, '::after').color, bg(extra)), ring: ratio(ring, bg(extra)) };",
+    );
+    let at = |k: &str| r[k].as_f64().unwrap_or(0.0);
+    assert!(at("plain") >= 3.0 && at("frame") >= 3.0, "double cells stand out: {r}");
+    assert!(at("mark") >= 4.5, "the ×2 mark is readable: {r}");
+    assert!(at("ring") >= 3.0, "a lit double cell's dot stands out: {r}");
+}
+
 #[test]
 fn the_board_for_players_keys_sizes_languages_and_axe() {
     let axe = webdriver::axe_script();
@@ -1010,6 +1184,19 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
         focused(&browser)
     );
     axe_check(&browser, axe.as_deref(), "mid-game");
+    // A screen reader heard the move with its points, the engine's reply and whose turn it is.
+    live_regions_are_the_announcers(&browser);
+    let heard = said(&browser);
+    let at = |p: &str| heard.iter().rposition(|s| s.starts_with(p));
+    let (mine, reply, turn) =
+        (at("You put down "), at("Player 2 (computer) played "), at("Your turn. Your tiles: "));
+    assert!(
+        mine.is_some() && reply.is_some() && turn.is_some() && mine < reply && reply < turn,
+        "said in order: your move, the engine's, your turn: {heard:?}"
+    );
+    assert!(heard[mine.unwrap_or(0)].contains(" point"), "with its points: {heard:?}");
+    refusals_in_words(&browser);
+    forced_colours_keep_the_marks(&browser);
 
     // A hint: tiles and cells, points, the value labelled; played as the pending move.
     browser.click("#hint");
@@ -1021,6 +1208,7 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
     let hint = browser.js("const li = document.querySelector('#hints li'); return [li.dataset.move, li.querySelector('button').textContent]");
     let text = hint[1].as_str().unwrap_or_default();
     assert!(text.contains("expected margin") && text.contains(" on ") && text.contains("point"), "{hint}");
+    assert!(said(&browser).iter().any(|s| s.starts_with(&format!("Hints: {text}"))), "the best hint said");
     axe_check(&browser, axe.as_deref(), "hint shown");
     let mv = hint[0].as_str().unwrap_or_default().to_string();
     if mv != "pass" {
@@ -1041,6 +1229,16 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
         browser.click("#submit");
         wait_human_place(&browser);
     }
+    // Undo says whose turn it is again, with the hand.
+    let turns = |b: &Browser| said(b).iter().filter(|s| s.starts_with("Your turn. Your tiles: ")).count();
+    let before = turns(&browser);
+    browser.click("#undo");
+    wait_human_place(&browser);
+    browser.wait_until(
+        "the turn said again",
+        &format!("return zatreSaid().filter(s => s.startsWith('Your turn. Your tiles: ')).length > {before}"),
+        Duration::from_secs(10),
+    );
     // The README's pictures: a game in its middle, a hint shown and a tile picked.
     let middle = judge_game(&mut judge, 5, |s| {
         s.starts_with("phase place") && s.contains("tomove 1") && {
@@ -1118,6 +1316,7 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
     );
     browser.click("#help");
     check_layout(&browser, "390x844, help");
+    axe_check(&browser, axe.as_deref(), "the help dialog");
     screenshot(&browser, "zatre-web-phone-help.png");
     browser.click("#close-help");
 
@@ -1130,6 +1329,11 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
         Value::from("Neues Spiel")
     );
     no_english_left(&browser);
+    // The board's corner header has words for a screen reader (axe: empty-table-header), German.
+    assert_eq!(
+        browser.js("return document.querySelector('#board .edge[role=columnheader]').textContent"),
+        Value::from("Spalte / Zeile")
+    );
     // After a <select> popup, headless Chromium's screenshots came out 1280x863 though
     // innerHeight stayed 720; sizing the window again gives 1280x720 pictures.
     browser.set_viewport(1280, 720);
@@ -1147,10 +1351,19 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
     }
     browser.select("#lang", "en");
 
+    // A refusal shown (a tile picked, a cell that does not take it tapped) goes with the turn.
+    browser.js("document.querySelector('[data-cell]:not(.accepts):not(.filled)').click(); return true;");
+    browser.wait_until(
+        "a refusal",
+        "return document.body.dataset.busy === 'no' && document.querySelector('#move-info.refusal') !== null",
+        Duration::from_secs(10),
+    );
+
     // The saved game carries the seats; loading restores them.
     browser.click("#save-load");
     let saved = browser.js("return document.querySelector('#save-text').value");
     let saved = saved.as_str().unwrap_or_default().to_string();
+    axe_check(&browser, axe.as_deref(), "the save / load dialog");
     browser.click("#copy");
     browser.wait_until(
         "copied",
@@ -1182,11 +1395,49 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
     let words = browser.js("return document.querySelector('#result-words').textContent");
     let expected = if human_rank.as_deref() == Some("1") { "You won!" } else { "You lost." };
     assert_eq!(words, Value::from(expected), "the result from the human seat (2): {status:?}");
+    assert_eq!(
+        browser.js("return document.querySelector('#move-info.refusal') === null && document.querySelector('#move-info').textContent"),
+        Value::from(""),
+        "the refusal of the last turn is gone at the end"
+    );
+    let heard = said(&browser);
+    assert!(
+        heard.iter().any(|s| s.starts_with(&format!("Game over. {expected} ")) && s.contains("1. ")),
+        "the end said, with the ranking: {heard:?}"
+    );
+    // How the totals are made, and the rules a click away.
+    let how = "Each total is the “points” column of the sheet added up, less the pips of the tiles left in the hand.";
+    assert_eq!(browser.js("return document.querySelector('#result-how').textContent"), Value::from(how));
+    assert!(heard.iter().any(|s| s.ends_with(how)), "said too: {heard:?}");
+    browser.click("#result-help");
+    assert_eq!(
+        browser.js("return document.querySelector('#help-dialog').open && document.querySelector('#help-variant').value"),
+        Value::from("classic"),
+        "How to play from the result"
+    );
+    browser.click("#close-help");
     let top = browser.js("return document.querySelector('#result').getBoundingClientRect().top");
     assert!(top.as_f64().unwrap_or(f64::MAX) < 200.0, "the result is at the top: {top}");
     axe_check(&browser, axe.as_deref(), "game over");
     browser.set_viewport(1280, 720);
     screenshot(&browser, "zatre-web-over.png");
+    // The game reviewed, in forced colours: the move played is still ringed (an outline, where the
+    // ring is a shadow that forced colours drop).
+    browser.click("#review-this");
+    browser.wait_until(
+        "the review at its first turn, the move played on the board",
+        "return document.body.classList.contains('reviewing') && document.querySelector('.cell.review-played .tile.played') !== null",
+        Duration::from_secs(30),
+    );
+    browser.cdp(
+        "Emulation.setEmulatedMedia",
+        serde_json::json!({ "features": [{ "name": "forced-colors", "value": "active" }] }),
+    );
+    let ring = browser.js(
+        "return getComputedStyle(document.querySelector('.cell.review-played .tile.played')).outlineStyle",
+    );
+    browser.cdp("Emulation.setEmulatedMedia", serde_json::json!({ "features": [] }));
+    assert_eq!(ring, Value::from("solid"), "the reviewed move ringed in forced colours");
     no_console_errors(&browser);
 }
 
@@ -1328,7 +1579,7 @@ fn a_phone_starts_with_large_cells_that_keep_the_play_in_view() {
     assert_eq!(v["focusIn"], Value::Bool(true), "the focused cell in view (left): {v}");
 
     // Pictures of both phone sizes in two languages (in Cargo's test temp directory).
-    for (w, h) in [(390, 844), (360, 740)] {
+    for (w, h) in [(1180, 820), (390, 844), (360, 740), (844, 390), (320, 568)] {
         browser.emulate_phone(Some((w, h)));
         for lang in ["de", "en"] {
             browser.select("#lang", lang);
@@ -1340,7 +1591,15 @@ fn a_phone_starts_with_large_cells_that_keep_the_play_in_view() {
                 "const b = document.querySelector('#submit').getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]",
             );
             let at = serde_json::json!({"submit": submit, "inner": v["inner"], "height": v["height"]});
-            assert!(in_viewport(&at, "submit"), "{w}x{h} {lang}: Submit in view under the board: {submit}");
+            assert!(
+                in_viewport(&at, "submit"),
+                "{w}x{h} {lang}: Submit in view beside or under the board: {submit}"
+            );
+            let small = browser.js(
+                "return [...document.querySelectorAll('button, select, .check')].filter(e => e.offsetParent && !e.closest('dialog')) \
+                     .map(e => [e.id || e.className, e.getBoundingClientRect().height]).filter(([, h]) => h < 44)",
+            );
+            assert_eq!(small, serde_json::json!([]), "{w}x{h} {lang}: touch targets of 44 px");
             screenshot(&browser, &format!("zatre-web-touch-{w}x{h}-{lang}.png"));
         }
     }

@@ -61,6 +61,8 @@ const state = {
   closed: null, // {code, reason} of the last close
   wasOver: false,
   lastFocus: null,
+  refusal: null, // why the last cell tapped did not take the tile, in words (shown under the hand)
+  placedAt: null, // {cell, time} of the last tile put down: a double tap does not take it back
 };
 
 const board = new BoardView($('#board'), (cell) => onCell(cell));
@@ -107,6 +109,42 @@ $('#dialog-lang').addEventListener('change', () => {
   $('#lang').dispatchEvent(new Event('change'));
 });
 
+// ---- what a screen reader hears ------------------------------------------------------------
+
+/** The last sentences said, for a person (or a test) looking into what was announced: `zatreSaid()`. */
+const said = [];
+let sayBatch = [];
+let sayTimer = null;
+window.zatreSaid = () => said.slice();
+
+/**
+ * Says `text` to a screen reader, in the page's language: through the polite live region
+ * (`#announce`), or at once (`#announce-now`, for errors). Sentences said together are read
+ * together; the same sentence said again is read again.
+ */
+function say(text, now = false) {
+  if (!text) return;
+  if (!/[.!?…]$/.test(text)) text += '.';
+  said.push(text);
+  if (said.length > 100) said.splice(0, said.length - 100);
+  if (now) {
+    const box = $('#announce-now');
+    box.textContent = '';
+    setTimeout(() => {
+      box.textContent = text;
+    }, 30);
+    return;
+  }
+  sayBatch.push(text);
+  if (sayTimer) return;
+  $('#announce').textContent = '';
+  sayTimer = setTimeout(() => {
+    $('#announce').textContent = sayBatch.join(' ');
+    sayBatch = [];
+    sayTimer = null;
+  }, 60);
+}
+
 // ---- errors -------------------------------------------------------------------------------
 
 function showError(e) {
@@ -125,11 +163,26 @@ function showError(e) {
     $('#error-detail').textContent = String((e && e.message) || e);
     box.dataset.code = 'page';
   }
+  $('#error-more').hidden = !$('#error-detail').textContent;
   box.hidden = false;
+  say($('#error').textContent, true);
   // The red bar is under a modal dialog's backdrop: the open dialog says it too.
   const inDialog = document.querySelector('dialog[open] .dialog-error');
   if (inDialog) {
-    inDialog.textContent = [$('#error').textContent, $('#error-detail').textContent].filter(Boolean).join(' — ');
+    // The sentence, and the engine's own words (English) folded away under it.
+    const sentence = document.createElement('span');
+    sentence.textContent = $('#error').textContent;
+    inDialog.replaceChildren(sentence);
+    if ($('#error-detail').textContent) {
+      const more = document.createElement('details');
+      const summary = document.createElement('summary');
+      summary.textContent = t('error.more');
+      const code = document.createElement('code');
+      code.lang = 'en';
+      code.textContent = $('#error-detail').textContent;
+      more.append(summary, code);
+      inDialog.appendChild(more);
+    }
     inDialog.hidden = false;
   }
 }
@@ -309,6 +362,7 @@ async function refresh() {
   state.passOk = false;
   state.preview = [];
   state.hints = [];
+  state.refusal = null;
   renderHints();
   render();
 }
@@ -445,8 +499,12 @@ function renderHand() {
         tile.dataset.handTile = String(index);
         tile.setAttribute('aria-pressed', state.selected === index ? 'true' : 'false');
         if (state.selected === index) tile.classList.add('selected');
-        // A click from the keyboard (Enter, Space: detail 0) goes on to the board.
-        tile.addEventListener('click', (ev) => selectTile(index, ev.detail === 0));
+        // A click from the keyboard (Enter, Space: detail 0) goes on to the board. The second
+        // click of a double click or double tap (detail 2) does not put the tile back at once.
+        tile.addEventListener('click', (ev) => {
+          if (ev.detail >= 2 && state.selected === index) return;
+          selectTile(index, ev.detail === 0);
+        });
       } else {
         tile.disabled = true;
       }
@@ -520,9 +578,12 @@ function renderResult() {
       return li;
     }),
   );
+  $('#result-how').textContent = tOr(`result.how.${state.position.variant}`, '', { points: t('sheet.points') });
   if (!state.wasOver) {
-    // The result at the top of the screen, once.
+    // The result at the top of the screen, once; and said.
     state.wasOver = true;
+    const parts = [t('result.title'), $('#result-words').textContent, end.textContent, ...[...$('#ranking').children].map((li) => li.textContent), $('#result-how').textContent].filter(Boolean);
+    say(parts.map((x) => (/[.!?…]$/.test(x) ? x : `${x}.`)).join(' '));
     window.scrollTo({ top: 0 });
     if (!document.querySelector('dialog[open]')) box.focus({ preventScroll: true });
   }
@@ -530,17 +591,42 @@ function renderResult() {
 
 function renderMoveInfo() {
   const box = $('#move-info');
+  box.classList.toggle('refusal', Boolean(state.refusal) && moverIsHuman());
   if (!moverIsHuman() || state.status.phase !== 'place') {
     box.textContent = '';
     return;
   }
-  if (state.pending.length === 0) {
-    box.textContent = state.passOk ? t('move.noFit') : t('move.pick');
+  if (state.refusal) {
+    box.textContent = refusalWords(state.refusal);
+  } else if (state.pending.length === 0) {
+    box.textContent = state.passOk ? t('move.noFit') : state.selected !== null ? t('move.pickCell') : t('move.pick');
   } else if (state.next && state.next.complete === 'yes') {
     box.textContent = state.next.next.length ? t('move.legalMore') : t('move.legal');
   } else {
     box.textContent = t('move.incomplete');
   }
+}
+
+/** Whether seat n is the page's one human seat (the sentences then say "you"). */
+function isYou(n) {
+  return seatOf(n).kind === 'human' && state.seats.filter((x) => x.kind === 'human').length === 1;
+}
+
+/** Says a move just played: who, the tiles and cells, the points. */
+function sayPlayed({ seat, move, points }) {
+  const who = seatName(seat, state.seats);
+  if (!P.placements(move).length) say(isYou(seat) ? t('say.youPassed') : t('say.passed', { who }));
+  else if (isYou(seat)) say(t('say.youPlayed', { move: moveWords(move), n: points }));
+  else say(t('engine.played', { who, move: moveWords(move), n: points }));
+}
+
+/** Says whose turn it is to place, with the hand (when it is shown), once a human is to place. */
+function sayTurn() {
+  if (!moverIsHuman() || state.status.phase !== 'place') return;
+  const n = state.status.tomove;
+  const hand = moverHand().join(', ') || t('hand.empty');
+  say(isYou(n) ? t('say.yourTurn', { hand }) : t('say.turnOf', { who: seatName(n, state.seats), hand }));
+  if (state.passOk) say(t('move.noFit'));
 }
 
 function renderEngineInfo() {
@@ -588,6 +674,7 @@ async function askNext(pending) {
 async function startTurn() {
   state.pending = [];
   state.selected = null;
+  state.refusal = null;
   state.next = await askNext([]);
   state.passOk = state.next.complete === 'yes';
   render();
@@ -597,7 +684,9 @@ async function startTurn() {
 function selectTile(index, toBoard) {
   if (state.busy || !moverIsHuman() || state.status.phase !== 'place') return;
   state.selected = state.selected === index ? null : index;
+  state.refusal = null;
   render();
+  if (state.selected !== null) say(t('say.picked', { value: moverHand()[index], n: accepts().size }));
   if (toBoard && state.selected !== null) {
     const lit = accepts();
     if (!lit.has(board.focusName) && lit.size) board.setFocus([...lit][0], false);
@@ -605,16 +694,30 @@ function selectTile(index, toBoard) {
   }
 }
 
+/** A second tap on a tile just put down, sooner than this (ms), is the tail of a double tap. */
+const DOUBLE_TAP_MS = 600;
+
 function onCell(cell) {
-  if (!moverIsHuman() || state.status.phase !== 'place') return;
+  if (!moverIsHuman() || state.status.phase !== 'place' || state.busy) return;
   const at = state.pending.findIndex((p) => p.cell === cell);
   if (at >= 0) {
+    // A double tap puts a tile down and would take it back at once: the second tap is ignored.
+    const placed = state.placedAt;
+    if (placed && placed.cell === cell && performance.now() - placed.time < DOUBLE_TAP_MS) return;
     takeBackFrom(at);
     return;
   }
-  if (state.selected === null || !accepts().has(cell)) return;
+  if (state.selected === null) {
+    const empty = !state.position.board.some((tl) => tl.cell === cell);
+    if (empty && state.next && (state.next.next.length || state.pending.length)) refuse({ cell, why: 'why.noTile' });
+    return;
+  }
   const value = moverHand()[state.selected];
   const index = state.selected;
+  if (!accepts().has(cell)) {
+    act(() => explainRefusal(value, cell));
+    return;
+  }
   act(async () => {
     const tried = [...state.pending, { value, cell, index }];
     const next = await askNext(tried);
@@ -622,19 +725,68 @@ function onCell(cell) {
     state.next = next;
     state.preview = [];
     state.selected = null;
+    state.refusal = null;
+    state.placedAt = { cell, time: performance.now() };
     render();
+    say(t('say.placed', { value, cell }) + ' ' + $('#move-info').textContent);
   });
+}
+
+/** Shows and says why a cell did not take the tile (`{value, cell, why, params}`). */
+function refuse(refusal) {
+  state.refusal = refusal;
+  render();
+  say(refusalWords(refusal));
+}
+
+/** A refusal in words: the tile and cell, then why, in words a child understands. */
+function refusalWords(r) {
+  const why = t(r.why, r.params || {});
+  return r.value === undefined ? why : `${t('why.notThere', { value: r.value, cell: r.cell })} ${why}`;
+}
+
+/**
+ * Asks the engine why `value` may not go on `cell` now (`next` with it added: `illegal_move` and
+ * the rule it breaks), and says that rule in the page's words. The engine's reason is matched by
+ * its wording (src/rules/error.rs); one not recognised gets the general sentence.
+ */
+async function explainRefusal(value, cell) {
+  const filled = state.position.board.some((tl) => tl.cell === cell);
+  let why = 'why.other';
+  let params = { value };
+  if (filled) {
+    why = 'why.occupied';
+  } else {
+    const tried = [...state.pending, { value, cell }].map((p) => `${p.value}@${p.cell}`).join(',');
+    const r = await state.engine.request(`next ${tried}`);
+    const m = r.ok ? '' : String(r.message || '');
+    let sum;
+    // With a tile on the centre already (this turn's), a cell apart from it touches no tile.
+    const centreTaken = state.pending.some((p) => p.cell === state.geometry.centre);
+    if (/first tile of the game must go on the centre/.test(m)) why = centreTaken ? 'why.neighbour' : 'why.centre';
+    else if (/ is occupied$/.test(m)) why = 'why.occupied';
+    else if (/has no occupied neighbour/.test(m)) why = 'why.neighbour';
+    else if ((sum = /would sum to (\d+), over (\d+)/.exec(m))) {
+      why = 'why.sum';
+      params = { sum: sum[1], limit: sum[2] };
+    } else if (/^double cell /.test(m)) why = 'why.double';
+    else if (/must place|part of no legal move|still fits after this move/.test(m)) why = 'why.more';
+  }
+  refuse({ value, cell, why, params });
 }
 
 /** Takes back pending tile `at` and the ones put down after it. */
 function takeBackFrom(at) {
   act(async () => {
     const rest = state.pending.slice(0, at);
+    const taken = state.pending.slice(at).map((p) => p.value);
     const next = await askNext(rest);
     state.pending = rest;
     state.next = next;
     state.selected = null;
+    state.refusal = null;
     render();
+    say(`${t('say.takenBack', { values: taken.join(', '), n: taken.length })} ${$('#move-info').textContent}`);
   });
 }
 
@@ -662,6 +814,7 @@ document.addEventListener('keydown', (ev) => {
     if (state.selected !== null) {
       ev.preventDefault();
       state.selected = null;
+      state.refusal = null;
       render();
     } else if (state.pending.length) {
       ev.preventDefault();
@@ -680,20 +833,28 @@ $('#draw').addEventListener('click', () =>
 $('#submit').addEventListener('click', () =>
   act(async () => {
     const move = state.pending.map((p) => `${p.value}@${p.cell}`).join(',');
-    await call(`place ${move}`);
+    const placed = P.fields((await call(`place ${move}`))[0] || '');
     state.lastMove = new Set(state.pending.map((p) => p.cell));
     state.lastPlayed = null;
+    sayPlayed({ seat: state.status.tomove, move, points: Number(placed.points || 0) });
     await refresh();
   }).then(() => advance()),
 );
 
-$('#take-back').addEventListener('click', () => act(startTurn));
+$('#take-back').addEventListener('click', () =>
+  act(async () => {
+    const taken = state.pending.map((p) => p.value);
+    await startTurn();
+    say(`${t('say.takenBack', { values: taken.join(', '), n: taken.length })} ${$('#move-info').textContent}`);
+  }),
+);
 
 $('#pass').addEventListener('click', () =>
   act(async () => {
     await call('place pass');
     state.lastMove = new Set();
     state.lastPlayed = null;
+    sayPlayed({ seat: state.status.tomove, move: 'pass', points: 0 });
     await refresh();
   }).then(() => advance()),
 );
@@ -715,7 +876,10 @@ $('#undo').addEventListener('click', () =>
     state.lastMove = new Set();
     state.lastPlayed = null;
     await refresh();
-    if (moverIsHuman() && state.status.phase === 'place') await startTurn();
+    if (moverIsHuman() && state.status.phase === 'place') {
+      await startTurn();
+      sayTurn();
+    }
   }),
 );
 
@@ -872,6 +1036,7 @@ function renderHints() {
       show.title = t('hint.show');
       show.addEventListener('click', () => {
         state.preview = P.placements(h.move);
+        state.refusal = null;
         render();
       });
       li.appendChild(show);
@@ -906,6 +1071,7 @@ function playHint(move) {
     state.next = next;
     state.preview = [];
     state.selected = null;
+    state.refusal = null;
     render();
   });
 }
@@ -927,9 +1093,12 @@ $('#hint').addEventListener('click', () =>
     }
     state.hints = hints;
     state.preview = P.placements(hints[0].move);
+    state.refusal = null;
     renderHints();
     render();
     $('#engine-info').textContent = '';
+    // Said: the best hint, as its button reads (the others follow it in the list).
+    say(`${t('hint.list')}: ${$('#hints .hint-show').textContent}`);
   }),
 );
 
@@ -951,6 +1120,7 @@ async function advance() {
           const placed = P.fields((await call(`place ${best.move}`))[0] || '');
           state.lastMove = new Set(P.placements(best.move).map((p) => p.cell));
           state.lastPlayed = { seat: s.tomove, move: best.move, points: Number(placed.points || 0) };
+          sayPlayed(state.lastPlayed);
         }
         await refresh();
         progressed = true;
@@ -960,6 +1130,7 @@ async function advance() {
         progressed = true;
       } else if (s.phase === 'place' && !state.next) {
         await startTurn();
+        sayTurn();
       }
     });
     if (!progressed) return;
@@ -1111,6 +1282,7 @@ function renderHelp() {
 }
 
 $('#help-variant').addEventListener('change', () => renderHelp());
+$('#result-help').addEventListener('click', () => $('#help').click());
 $('#help').addEventListener('click', () => {
   if (state.position) $('#help-variant').value = state.position.variant;
   renderHelp();

@@ -71,7 +71,12 @@ export class BoardView {
     this.root.setAttribute('aria-colcount', String(geo.columns + 1));
     const extra = new Set(geo.extra);
     const head = part('board-row', 'row');
-    head.appendChild(edge('columnheader', '', 1, 1));
+    // The corner: a header with words for a screen reader only ("column / row").
+    const corner = edge('columnheader', '', 1, 1);
+    this.corner = document.createElement('span');
+    this.corner.className = 'sr-only';
+    corner.appendChild(this.corner);
+    head.appendChild(corner);
     for (let c = 0; c < geo.columns; c++) head.appendChild(edge('columnheader', columnName(c), c + 2, 1));
     this.root.appendChild(head);
     const rows = [];
@@ -161,6 +166,7 @@ export class BoardView {
    */
   render({ tiles, pending = [], accepts = new Set(), selected = null, preview = [], last = new Set() }) {
     this.shown = { tiles, pending, accepts, selected, preview, last };
+    if (this.corner) this.corner.textContent = t('board.corner');
     const at = new Map();
     for (const tl of tiles) at.set(tl.cell, { value: tl.value, kind: 'tile' });
     for (const tl of pending) at.set(tl.cell, { value: tl.value, kind: 'pending' });
