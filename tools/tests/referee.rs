@@ -561,7 +561,7 @@ fn compare_and_merge_refuse_matches_not_played_alike() {
 
 /// A record as `zatre-match` writes it, of game `game` (group `game / 2`) of a two-engine match.
 fn record_json(game: u64) -> serde_json::Value {
-    let seating = if game % 2 == 0 { [0, 1] } else { [1, 0] };
+    let seating = if game.is_multiple_of(2) { [0, 1] } else { [1, 0] };
     serde_json::json!({
         "game": game, "pair": game / 2, "seed": 7 + game / 2,
         "engines": seating.map(|e| format!("engine{e}")), "seating": seating,
