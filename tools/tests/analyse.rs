@@ -429,6 +429,27 @@ fn bad_input_is_an_error_naming_the_line_and_good_lines_still_analyse() {
     assert!(String::from_utf8_lossy(&missing.stderr).contains("/nonexistent/games.jsonl"));
 }
 
+/// Limits that make no analysis are usage errors before any engine starts: no nodes, no time,
+/// and a `go` deadline (--movetime plus --margin) past 64 bits, which panicked on overflow.
+#[test]
+fn limits_out_of_range_are_usage_errors() {
+    let overflow = u64::MAX.to_string();
+    let cases: [(&[&str], &str); 4] = [
+        (&["--nodes", "0"], "--nodes"),
+        (&["--movetime", "0"], "--movetime"),
+        (&["--movetime", &overflow], "--movetime plus --margin is too large"),
+        (&["--movetime", "10", "--margin", &overflow], "--movetime plus --margin is too large"),
+    ];
+    for (args, says) in cases {
+        // No input: the limits are refused before it is read.
+        let out = analyse(&[&["--engine", "/nonexistent/engine"], args].concat(), "");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says) && !stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
 #[test]
 fn an_engine_that_fails_is_an_error_naming_the_turn() {
     let (good, moves) = seeded_game(5, 3);

@@ -85,7 +85,7 @@ fn both_players_play_the_same_games_in_every_variant() {
 
 #[test]
 fn bad_flags_get_a_clear_error_and_play_nothing() {
-    let cases: [(&[&str], &str); 11] = [
+    let cases: [(&[&str], &str); 12] = [
         (&["--players", "1"], "--players 1: the table takes 2 to 6 players"),
         (&["--players", "7"], "--players 7: the table takes 2 to 6 players"),
         (&["--variant", "chess"], "unknown variant 'chess'"),
@@ -96,7 +96,12 @@ fn bad_flags_get_a_clear_error_and_play_nothing() {
         (&["--nodes", "0"], "--nodes 0"),
         (&["--movetime", "0"], "--movetime 0"),
         (&["--concurrency", "0"], "--concurrency 0"),
-        (&["--nodes", "10", "--records", "/nonexistent/dir/games.jsonl"], "writing records"),
+        (
+            &["--nodes", "10", "--records", "/nonexistent/dir/games.jsonl"],
+            "/nonexistent/dir/games.jsonl: writing records",
+        ),
+        // Every game is planned first: far too many ran out of memory instead of being refused.
+        (&["--games", "1000001"], "--games"),
     ];
     for (args, message) in cases {
         let out = ceiling(args);

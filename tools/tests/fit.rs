@@ -76,7 +76,10 @@ fn self_play_reports_every_sheet_alone() {
 
 #[test]
 fn bad_flags_are_refused_before_any_game() {
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 7] = [
+        // No game to fit: it played the held-out games and "fitted" nothing, with status 0.
+        (&["--games", "0"], "--games"),
+        (&["--nodes", "0"], "--nodes"),
         (&["--sheets", "own"], "--sheets own needs --opponents"),
         (&["--sheets", "all,opponents"], "--sheets opponents needs --opponents"),
         (&["--opponents", "best"], "unknown strategy 'best'"),

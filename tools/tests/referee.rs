@@ -559,6 +559,83 @@ fn compare_and_merge_refuse_matches_not_played_alike() {
     assert!(String::from_utf8_lossy(&twice.stdout).contains("games 2:"));
 }
 
+/// A record as `zatre-match` writes it, of game `game` (group `game / 2`) of a two-engine match.
+fn record_json(game: u64) -> serde_json::Value {
+    let seating = if game.is_multiple_of(2) { [0, 1] } else { [1, 0] };
+    serde_json::json!({
+        "game": game, "pair": game / 2, "seed": 7 + game / 2,
+        "engines": seating.map(|e| format!("engine{e}")), "seating": seating,
+        "replay": format!("position startpos variant classic players 2 seed {} moves +441 4@h8,1@h9,4@h10", 7 + game / 2),
+        "scores": [30, 20], "winner": 1, "results": ["win", "loss"], "end": "normal",
+        "standings": [], "moves": 1, "millis": 3, "slowest_go_millis": [1, 2]
+    })
+}
+
+/// Records that parse as JSON but do not hold together (no engines, an unknown result, a seat
+/// out of range, ...) were counted as losses, zero scores or an engine "0"; `merge` and `compare`
+/// now refuse them with the file and line, status 2, and print no report. An empty records file
+/// was an empty report with status 0.
+#[test]
+fn malformed_records_are_refused_with_their_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let write = |name: &str, lines: &[String]| {
+        let path = dir.path().join(name);
+        fs::write(&path, lines.iter().map(|l| format!("{l}\n")).collect::<String>()).expect("write");
+        path.to_str().expect("utf-8 path").to_string()
+    };
+    let good = write("good.jsonl", &[record_json(0).to_string(), record_json(1).to_string()]);
+    let run = |args: &[&str]| Command::new(REFEREE).args(args).stdin(Stdio::null()).output().expect("runs");
+    let merged = run(&["merge", &good]);
+    assert!(merged.status.success(), "{}", String::from_utf8_lossy(&merged.stderr));
+    let broken: [(&str, serde_json::Value, &str); 11] = [
+        ("engines", serde_json::json!([]), "0 engines for 2 seats"),
+        ("scores", serde_json::json!([30]), "1 scores for 2 seats"),
+        ("results", serde_json::json!(["win", "lost"]), "result 'lost'"),
+        ("seating", serde_json::json!([0, 0]), "seating [0, 0]"),
+        ("seating", serde_json::json!([18446744073709551615u64, 1]), "is not an order"),
+        ("seating", serde_json::json!([]), "0 seats"),
+        ("pair", serde_json::json!(5), "is in group 0, not 5"),
+        ("replay", serde_json::json!("nonsense"), "replay 'nonsense'"),
+        ("end", serde_json::json!("won"), "end 'won'"),
+        ("fault_seat", serde_json::json!(3), "fault_seat 3"),
+        ("winner", serde_json::json!(0), "winner 0"),
+    ];
+    for (field, value, says) in broken {
+        let mut bad = record_json(1);
+        bad[field] = value;
+        let file = write("bad.jsonl", &[record_json(0).to_string(), bad.to_string()]);
+        for args in [vec!["merge", &file], vec!["compare", &good, &file], vec!["compare", &file, &good]] {
+            let out = run(&args);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{field}: {args:?}: {stderr}");
+            assert!(
+                stderr.contains(&format!("{file}:2: not a record of zatre-match: ")),
+                "{field}: {stderr}"
+            );
+            assert!(stderr.contains(says), "{field}: {stderr}");
+            assert!(out.stdout.is_empty(), "{field}: {}", String::from_utf8_lossy(&out.stdout));
+        }
+    }
+    // Not JSON, not UTF-8, nothing at all: each named once, with its line.
+    let not_json = write("text.jsonl", &["garbage".to_string()]);
+    let stderr = String::from_utf8_lossy(&run(&["merge", &not_json]).stderr).into_owned();
+    assert!(stderr.starts_with(&format!("zatre-match: {not_json}:1: not a record")), "{stderr}");
+    assert_eq!(stderr.matches(&not_json).count(), 1, "{stderr}");
+    let binary = dir.path().join("binary.jsonl");
+    fs::write(&binary, [record_json(0).to_string().as_bytes(), b"\n\xff\xfe\n"].concat()).expect("write");
+    let out = run(&["merge", binary.to_str().expect("utf-8 path")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("binary.jsonl:2: the line is not UTF-8"));
+    let empty = write("empty.jsonl", &[]);
+    for args in [vec!["merge", &empty], vec!["compare", &good, &empty]] {
+        let out = run(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("no game"), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
 #[test]
 fn sprt_stops_a_match_between_equals_early() {
     let random = strategy("random");
@@ -591,9 +668,11 @@ fn bad_arguments_are_refused() {
     // Out of range: far too many games (planning them aborted on allocation), an infinite SPRT
     // bound, a limit that does not fit in 64 bits. None of them starts an engine.
     let overflow = u64::MAX.to_string();
-    let cases: [&[&str]; 5] = [
+    let cases: [&[&str]; 6] = [
         &["--games", &overflow],
         &["--games", "1000001"],
+        // No game at all was an empty report with status 0.
+        &["--games", "0"],
         &["--sprt=-inf,0", "--engine", "y"],
         &["--sprt", "0,NaN", "--engine", "y"],
         &["--movetime", &overflow, "--margin", "10"],
@@ -602,6 +681,14 @@ fn bad_arguments_are_refused() {
         let out = Command::new(REFEREE).args(["--engine", "x"]).args(args).output().expect("runs");
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     }
+    // A records file that cannot be written is named.
+    let out = Command::new(REFEREE)
+        .args(["--engine", "x", "--records", "/nonexistent-dir/games.jsonl"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("/nonexistent-dir/games.jsonl: writing records: "), "{stderr}");
 }
 
 #[test]

@@ -152,10 +152,11 @@ impl GameReport {
             let engine = self.engine_of(s.seat).map(|e| format!(" {e}")).unwrap_or_default();
             let _ = writeln!(
                 out,
-                "{}{engine}: lost {:.2} in {} moves ({mean:.2} a move)",
+                "{}{engine}: lost {:.2} in {} move{} ({mean:.2} a move)",
                 self.seat_name(s.seat),
                 s.lost,
-                s.moves
+                s.moves,
+                if s.moves == 1 { "" } else { "s" }
             );
             if s.worst.is_empty() {
                 let _ = writeln!(out, "  no move lost anything");
@@ -331,5 +332,13 @@ mod tests {
         let r = report((1..=8).map(|k| turn(k, 0, 0.0, f64::from(k))).collect());
         let worst: Vec<u32> = r.seats()[0].worst.iter().map(|&i| r.turns[i].turn).collect();
         assert_eq!(worst, vec![8, 7, 6, 5, 4]);
+    }
+
+    /// A seat of one move is not said to have played "1 moves".
+    #[test]
+    fn one_move_is_one_move() {
+        let text = report(vec![turn(1, 0, 1.0, 2.0), turn(2, 1, 0.0, 0.0)]).render();
+        assert!(text.contains("seat 1: lost 1.00 in 1 move (1.00 a move)"), "{text}");
+        assert!(text.contains("seat 2: lost 0.00 in 1 move (0.00 a move)"), "{text}");
     }
 }

@@ -31,17 +31,17 @@ const DEFAULT_NODES: u64 = 1_000_000;
 ///
 /// Example: zatre-analyse --engine target/release/zatre games.jsonl
 #[derive(Parser, Debug)]
-#[command(version, about, long_about)]
+#[command(version, long_about)]
 struct Cli {
     /// The analysing engine's command line, run by `sh -c` (default: `zatre` beside this program).
     #[arg(long, value_name = "COMMAND")]
     engine: Option<String>,
     /// Nodes per search, sent as `go nodes <n>` (the default: 1000000; deterministic with the
     /// engine's Threads at 1).
-    #[arg(long, value_name = "N", conflicts_with = "movetime")]
+    #[arg(long, value_name = "N", conflicts_with = "movetime", value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
     /// Time per search in milliseconds, sent as `go movetime <ms>`.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     movetime: Option<u64>,
     /// How long any command but `go` may take, and how much longer than --movetime a `go` may.
     #[arg(long, value_name = "MS", default_value_t = 2000)]
@@ -78,7 +78,10 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
         None => default_engine().ok_or("no `zatre` beside this program; give --engine")?,
     };
     let (go, default_timeout) = match (cli.nodes, cli.movetime) {
-        (_, Some(ms)) => (format!("movetime {ms}"), ms + cli.margin),
+        (_, Some(ms)) => {
+            let limit = ms.checked_add(cli.margin).ok_or("--movetime plus --margin is too large")?;
+            (format!("movetime {ms}"), limit)
+        }
         (nodes, None) => (format!("nodes {}", nodes.unwrap_or(DEFAULT_NODES)), 60_000),
     };
     let limits = Limits {

@@ -11,6 +11,10 @@ use zatre::search::Limits;
 use zatre_tools::ceiling::{run, CeilingConfig, CeilingReport, Seat};
 use zatre_tools::referee::rules_of;
 
+/// The most games of each player under test: every game is planned before the first is played,
+/// as in `zatre-match`.
+const MAX_GAMES: u64 = 1_000_000;
+
 /// The ceiling of `search`: a clairvoyant player (the same search, knowing the draws of the bag or
 /// the dice to come exactly) and `search` itself, each in one seat of a table of `greedy` players,
 /// on the same draws, in-process.
@@ -25,7 +29,7 @@ use zatre_tools::referee::rules_of;
 ///
 /// Example: zatre-ceiling --players 4 --games 300 --movetime 100 --concurrency 2
 #[derive(Parser, Debug)]
-#[command(version, about, long_about)]
+#[command(version, long_about)]
 struct Args {
     /// Players at the table: one under test, the others greedy (2 to 6).
     #[arg(long, default_value_t = 2)]
@@ -36,8 +40,9 @@ struct Args {
     /// A rule option as `newgame` takes it, e.g. `--rule rules=cz3` (repeatable).
     #[arg(long = "rule", value_name = "KEY=VALUE")]
     rules: Vec<String>,
-    /// Games of each player under test; best a multiple of --players.
-    #[arg(long, default_value_t = 2)]
+    /// Games of each player under test (at most 1,000,000, as `zatre-match`); best a multiple of
+    /// --players.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(..=MAX_GAMES))]
     games: u64,
     /// The match seed: the draws of every group derive from it, as in `zatre-match`.
     #[arg(long, default_value_t = 1)]
@@ -119,7 +124,10 @@ fn ceiling(args: Args) -> Result<(), String> {
         records: args.records,
         progress: std::io::stderr().is_terminal(),
     };
-    let records = run(&config).map_err(|e| format!("writing records: {e}"))?;
+    let records = run(&config).map_err(|e| match &config.records {
+        Some(path) => format!("{}: writing records: {e}", path.display()),
+        None => format!("writing records: {e}"),
+    })?;
     let limit = match (args.nodes, args.movetime) {
         (Some(n), _) => format!("{n} nodes"),
         (None, ms) => format!("{} ms", ms.unwrap_or(100)),

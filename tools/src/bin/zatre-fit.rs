@@ -22,18 +22,20 @@ use zatre_tools::fit::{fit, free_weights, generate, loss, Plan, Sample, Sheets, 
 ///
 /// Example: zatre-fit --players 4 --opponents greedy --sheets own --games 400 --holdout 200
 #[derive(Parser, Debug)]
-#[command(version, about, long_about)]
+#[command(version, long_about)]
 struct Cli {
     /// The variant: classic or dice (the kids' evaluation has no weights).
     #[arg(long, default_value = "classic")]
     variant: String,
+    /// Players at the table (1 to 6); the classic weights are one set for one or two players,
+    /// one for three, one for four or more.
     #[arg(long, default_value_t = 2)]
     players: u8,
     /// Rule options as `newgame` takes them, `key=value` (repeatable).
     #[arg(long, value_name = "KEY=VALUE")]
     rule: Vec<String>,
-    /// Games to fit on.
-    #[arg(long, default_value_t = 400)]
+    /// Games to fit on (at least 1).
+    #[arg(long, default_value_t = 400, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     games: usize,
     /// Games to check the fit on, seeded after the fitted ones.
     #[arg(long, default_value_t = 200)]
@@ -52,13 +54,14 @@ struct Cli {
     /// own and opponents need --opponents. A list (`own,all`) fits each in turn on the same games.
     #[arg(long, default_value = "all", value_delimiter = ',')]
     sheets: Vec<String>,
-    /// Nodes per move.
-    #[arg(long, default_value_t = 20_000)]
+    /// Nodes per move (at least 1).
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: u64,
     /// Games played at once, and threads of the fit.
     #[arg(long, default_value_t = 2)]
     jobs: usize,
-    /// The most loss evaluations the fit spends.
+    /// The most loss evaluations the fit spends (it always spends the first simplex's: one more
+    /// than the weights fitted).
     #[arg(long, default_value_t = 3000)]
     max_evaluations: usize,
 }

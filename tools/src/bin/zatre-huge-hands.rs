@@ -51,7 +51,7 @@ struct Args {
     /// Instead of real hands: at every `--stress`-th turn with a draw due, the board of the game
     /// with the hand to move filled up from the bag, at random, to 12 to 30 tiles (a stress test
     /// of the largest size on real boards; such hands are made up, not played).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     stress: Option<u32>,
 }
 
@@ -84,8 +84,16 @@ fn with_bigger_hand(line: &str, to_move: usize, extra: usize, rng: &mut ChaCha8R
 
 fn main() {
     let args = Args::parse();
-    let options: Vec<(&str, &str)> =
-        args.rules.split(',').filter(|s| !s.is_empty()).filter_map(|kv| kv.split_once('=')).collect();
+    let Some(options) = args
+        .rules
+        .split(',')
+        .filter(|s| !s.is_empty())
+        .map(|kv| kv.split_once('='))
+        .collect::<Option<Vec<(&str, &str)>>>()
+    else {
+        eprintln!("zatre-huge-hands: --rules takes key=value options joined by commas, not '{}'", args.rules);
+        std::process::exit(2);
+    };
     let Some(variant) = Variant::parse(&args.variant) else {
         eprintln!("unknown variant {}: classic, dice or kids", args.variant);
         std::process::exit(2);
@@ -111,7 +119,7 @@ fn main() {
     let mut held_back: BTreeMap<usize, Vec<String>> = BTreeMap::new();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    for seed in args.seed..args.seed + args.games {
+    for seed in (0..args.games).map(|i| args.seed.wrapping_add(i)) {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut game = Game::new(rules.clone());
         while !game.position().is_over() {

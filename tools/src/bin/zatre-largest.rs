@@ -21,33 +21,32 @@ struct Args {
 fn main() {
     let args = Args::parse();
     let stdin = std::io::stdin();
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
+    let fail = |number: usize, message: String| -> ! {
+        eprintln!("zatre-largest: line {number}: {message}");
+        std::process::exit(2)
+    };
+    for (k, line) in stdin.lock().lines().enumerate() {
+        let number = k + 1;
+        let line = match line {
+            Ok(line) => line,
+            Err(e) => fail(number, e.to_string()),
+        };
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let Some(at) = line.find("variant=") else {
-            eprintln!("no position line in: {line}");
-            std::process::exit(2);
-        };
+        let Some(at) = line.find("variant=") else { fail(number, format!("no position line in '{line}'")) };
         let position = &line[at..];
         let started = Instant::now();
         let size = if args.naive {
             match naive::position::Position::parse(position) {
                 Ok(pos) => naive::largest::largest_size(&pos, pos.hand_to_move()),
-                Err(e) => {
-                    eprintln!("{e}: {position}");
-                    std::process::exit(2);
-                }
+                Err(e) => fail(number, e.to_string()),
             }
         } else {
             match Position::from_line(position) {
                 Ok(pos) => pos.movegen().largest_size(),
-                Err(e) => {
-                    eprintln!("{e}: {position}");
-                    std::process::exit(2);
-                }
+                Err(e) => fail(number, e.to_string()),
             }
         };
         println!("{size} {:.3} {position}", started.elapsed().as_secs_f64() * 1000.0);

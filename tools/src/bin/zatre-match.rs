@@ -8,9 +8,13 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use zatre_tools::referee::{
-    exit_on_signals, merge_records, read_records, rules_of, run, Comparison, Limits, MatchConfig, Report,
-    Shard, Sprt,
+    exit_on_signals, merge_records, read_records, rules_of, run, Comparison, Limits, MatchConfig, MatchError,
+    Report, Shard, Sprt,
 };
+
+/// The most games of a match: the referee plans them all before it starts (weeks of play at
+/// 100 ms a move).
+const MAX_GAMES: u64 = 1_000_000;
 
 /// The zatre referee: plays games between engines that speak the zatre text protocol, judging
 /// every move with the rules core.
@@ -28,12 +32,13 @@ use zatre_tools::referee::{
 ///
 /// Example: zatre-match --engine "target/release/zatre --option Strategy=greedy"
 /// --engine "target/release/zatre --option Strategy=random" --games 100 --movetime 50
-/// The most games of a match: the referee plans them all before it starts (weeks of play at
-/// 100 ms a move).
-const MAX_GAMES: u64 = 1_000_000;
-
+///
+/// `zatre-match merge` makes one report of the records of a match's shards, `zatre-match
+/// compare` compares an engine's results in two matches game by game (docs/referee.md). Exit
+/// status: 0 when the report is printed, 2 on a usage error, bad records or an engine that cannot
+/// start, 128 + the signal when interrupted.
 #[derive(Parser, Debug)]
-#[command(version, about, long_about, args_conflicts_with_subcommands = true)]
+#[command(version, long_about, args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -72,7 +77,7 @@ struct PlayArgs {
     engines: Vec<String>,
     /// Games in the whole match (over all shards; at most 1,000,000); best a multiple of the
     /// number of engines.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(..=MAX_GAMES))]
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES))]
     games: u64,
     /// The match seed: the draws of every pair derive from it.
     #[arg(long, default_value_t = 1)]
@@ -143,10 +148,13 @@ fn merge(sprt: Option<&str>, files: &[PathBuf]) -> Result<ExitCode, String> {
     let sprt = parse_sprt(sprt)?;
     let mut parts = Vec::new();
     for file in files {
-        let records = read_records(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let records = read_records(file).map_err(|e| e.to_string())?;
         parts.push((file.display().to_string(), records));
     }
     let (records, duplicates) = merge_records(parts)?;
+    if records.is_empty() {
+        return Err("the records files hold no game".to_string());
+    }
     if duplicates > 0 {
         eprintln!("zatre-match: {duplicates} duplicate games ignored");
     }
@@ -155,7 +163,11 @@ fn merge(sprt: Option<&str>, files: &[PathBuf]) -> Result<ExitCode, String> {
 }
 
 fn compare(engine: u16, first: &Path, second: &Path) -> Result<ExitCode, String> {
-    let read = |path: &Path| read_records(path).map_err(|e| format!("{}: {e}", path.display()));
+    let read = |path: &Path| match read_records(path) {
+        Ok(records) if records.is_empty() => Err(format!("{}: the file holds no game", path.display())),
+        Ok(records) => Ok(records),
+        Err(e) => Err(e.to_string()),
+    };
     let engine = usize::from(engine - 1);
     print!("{}", Comparison::of(&read(first)?, &read(second)?, engine)?.render());
     Ok(ExitCode::SUCCESS)
@@ -217,7 +229,10 @@ fn play(args: PlayArgs) -> Result<ExitCode, String> {
         progress: std::io::stderr().is_terminal(),
     };
     exit_on_signals().map_err(|e| format!("handling signals: {e}"))?;
-    let result = run(&config).map_err(|e| e.to_string())?;
+    let result = run(&config).map_err(|e| match (&e, &config.records) {
+        (MatchError::Records(_), Some(path)) => format!("{}: {e}", path.display()),
+        _ => e.to_string(),
+    })?;
     if result.records.len() < result.planned {
         eprintln!(
             "zatre-match: stopped after {} of {} games (sprt decided)",

@@ -14,6 +14,23 @@ use std::process::ExitCode;
 use zatre_tools::naive::driver::{process_line, LineOutput, Mode};
 use zatre_tools::naive::error::NaiveError;
 
+/// What `--help` prints.
+const HELP: &str = "\
+zatre-naive-perft: the naive reference move counter (tools/src/naive, no code shared with the
+engine's rules core), reading position lines from stdin.
+
+Usage: zatre-naive-perft [--depth D | --regenerate | --check | --list] < lines
+
+  (no flag)      each line `<depth> <position line>`: prints its perft count
+  --depth D      each line a position line: prints its perft count at depth D
+  --regenerate   stdin a golden file (tests/golden/perft.txt): prints it with fresh counts
+  --check        stdin a golden file: prints each count that differs (exit status 1)
+  --list         each line a position line (phase=place): prints its legal moves, sorted
+  -h, --help     this text
+
+Exit status: 0, 1 when --check finds a count that differs, 2 on a bad flag or line.
+";
+
 /// Reads the mode from the command line arguments.
 fn parse_args(args: &[String]) -> Result<Mode, NaiveError> {
     match args {
@@ -54,6 +71,12 @@ fn run(mode: Mode) -> Result<usize, Box<dyn std::error::Error>> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [flag] = args.as_slice() {
+        if flag == "--help" || flag == "-h" {
+            print!("{HELP}");
+            return ExitCode::SUCCESS;
+        }
+    }
     let result = parse_args(&args).map_err(Into::into).and_then(run);
     match result {
         Ok(0) => ExitCode::SUCCESS,

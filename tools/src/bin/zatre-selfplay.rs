@@ -22,11 +22,14 @@ struct Args {
     /// Second strategy.
     #[arg(long, default_value = "greedy")]
     b: String,
-    /// Number of games (pairs of games with swapped seats when two players).
-    #[arg(long, default_value_t = 100)]
+    /// Number of games (pairs of games with swapped seats when two players; at least 1).
+    #[arg(long, default_value_t = 100, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     games: usize,
+    /// The variant: classic, dice or kids.
     #[arg(long, default_value = "classic")]
     variant: String,
+    /// Players: 1 plays the first strategy alone; with more, the seats alternate between the two
+    /// strategies (a's seats against b's, each side scored by its best seat).
     #[arg(long, default_value_t = 2)]
     players: u8,
     /// Extra rule options, `key=value`, comma-separated.
@@ -38,8 +41,7 @@ struct Args {
     /// Time per move in milliseconds.
     #[arg(long)]
     movetime: Option<u64>,
-    /// Stages of search, as `go depth`: 0 the static ranking, 1 the next turn too (the default),
-    /// 2 or more playouts of that many turns.
+    /// Stages of search, as `go depth` (default: the engine's).
     #[arg(long)]
     depth: Option<u32>,
     /// First seed.
@@ -62,7 +64,7 @@ struct Game {
 
 fn strategy(name: &str) -> Strategy {
     Strategy::parse(name).unwrap_or_else(|| {
-        eprintln!("unknown strategy '{name}'");
+        eprintln!("zatre-selfplay: unknown strategy '{name}' (random, greedy or search)");
         std::process::exit(2)
     })
 }
@@ -116,22 +118,32 @@ fn play(args: &Args, rules: &Rules, seed: u64, a_seat: usize) -> Game {
 fn main() {
     env_logger::init();
     let args = Args::parse();
-    let variant = Variant::parse(&args.variant).unwrap_or_else(|| {
-        eprintln!("unknown variant");
+    let fail = |message: String| -> ! {
+        eprintln!("zatre-selfplay: {message}");
         std::process::exit(2)
-    });
-    let options: Vec<(&str, &str)> = args.rules.split(',').filter_map(|kv| kv.split_once('=')).collect();
-    let rules = Rules::with_options(variant, args.players, options.iter().copied()).unwrap_or_else(|e| {
-        eprintln!("bad rules: {e}");
-        std::process::exit(2)
-    });
+    };
+    let variant = Variant::parse(&args.variant)
+        .unwrap_or_else(|| fail(format!("unknown variant '{}' (classic, dice or kids)", args.variant)));
+    let options: Vec<(&str, &str)> = args
+        .rules
+        .split(',')
+        .filter(|kv| !kv.is_empty())
+        .map(|kv| kv.split_once('=').unwrap_or_else(|| fail(format!("--rules takes key=value, not '{kv}'"))))
+        .collect();
+    let rules = Rules::with_options(variant, args.players, options.iter().copied())
+        .unwrap_or_else(|e| fail(format!("bad rules: {e}")));
+    strategy(&args.a);
+    strategy(&args.b);
     let alone = args.players == 1;
     let results = map_indexed(
         args.games,
         args.jobs,
         |i| {
-            let (seed, a_seat) =
-                if alone { (args.seed + i as u64, 0) } else { (args.seed + (i / 2) as u64, i % 2) };
+            let (seed, a_seat) = if alone {
+                (args.seed.wrapping_add(i as u64), 0)
+            } else {
+                (args.seed.wrapping_add((i / 2) as u64), i % 2)
+            };
             let g = play(&args, &rules, seed, a_seat);
             if args.verbose {
                 eprintln!("game {i} seed {seed} a-seat {} a {} b {} turns {}", a_seat + 1, g.a, g.b, g.turns);
@@ -179,8 +191,8 @@ fn main() {
         draws,
         losses,
         100.0 * p,
-        100.0 * (p - half),
-        100.0 * (p + half),
+        100.0 * (p - half).max(0.0),
+        100.0 * (p + half).min(1.0),
         mean(&|g| g.a as f64),
         mean(&|g| g.b as f64),
         margin,

@@ -13,7 +13,7 @@ use zatre_tools::web::client::{ClientError, PageClient};
 
 /// Load on a zatre-web on this machine: N pages play games at `go movetime <ms>` for a while.
 #[derive(Parser, Debug)]
-#[command(version, about)]
+#[command(version)]
 struct Cli {
     /// The bridge's WebSocket (loopback only).
     #[arg(long, default_value = "ws://127.0.0.1:8080/ws")]

@@ -22,6 +22,10 @@ impl Estimate {
     /// `mean% [lo%, hi%]`.
     fn percent(&self) -> String {
         let (m, h) = (100.0 * self.mean, 100.0 * self.half);
+        if !m.is_finite() {
+            // The clairvoyant's edge is 0: no share of it can be told.
+            return "n/a".to_string();
+        }
         if h.is_finite() {
             format!("{m:.0}% [{:.0}%, {:.0}%]", m - h, m + h)
         } else {
@@ -30,9 +34,9 @@ impl Estimate {
     }
 }
 
-/// `+change ± half`, scaled.
+/// `+change ± half`, scaled (`± n/a` with one group).
 fn change_text(change: &Change, scale: f64) -> String {
-    format!("{:+.1} ± {:.1}", scale * change.delta(), scale * change.half_width)
+    change.text(scale, "")
 }
 
 /// What one player under test did.
@@ -271,6 +275,27 @@ mod tests {
         let share = CeilingReport::from_records(&both).share.unwrap();
         assert_eq!(share.margin.mean, -1.0);
         assert!(share.margin.half.is_nan());
-        assert!(CeilingReport::from_records(&both).render().contains("margin -100% [n/a]"));
+        let text = CeilingReport::from_records(&both).render();
+        assert!(text.contains("margin -100% [n/a]"), "{text}");
+        // One group: the edges have no interval either.
+        assert!(text.contains("-5.0 ± n/a") && !text.contains("± 0.0"), "{text}");
+    }
+
+    /// A clairvoyant without an edge (it placed as greedy did there): no share of it, rather than
+    /// `NaN%` or `inf%`.
+    #[test]
+    fn no_edge_of_the_clairvoyant_has_no_share() {
+        let records = [
+            record("clairvoyant", 0, [0, 1], [30, 20], [30, 20]),
+            record("clairvoyant", 0, [1, 0], [20, 30], [20, 30]),
+            record("search", 0, [0, 1], [30, 25], [30, 20]),
+            record("search", 0, [1, 0], [20, 30], [20, 30]),
+        ];
+        let text = CeilingReport::from_records(&records).render();
+        assert!(
+            text.contains("share of the clairvoyant's edge that search gets: margin n/a, first place n/a"),
+            "{text}"
+        );
+        assert!(!text.contains("NaN") && !text.contains("inf"), "{text}");
     }
 }

@@ -18,7 +18,8 @@ pub struct Change {
     pub before: f64,
     /// Mean of the second match.
     pub after: f64,
-    /// Half the width of the 95% interval of `after - before` (0 with fewer than two groups).
+    /// Half the width of the 95% interval of `after - before` (NaN with fewer than two groups:
+    /// one group has no variance to measure).
     pub half_width: f64,
 }
 
@@ -26,6 +27,16 @@ impl Change {
     /// The mean difference, the second match minus the first.
     pub fn delta(&self) -> f64 {
         self.after - self.before
+    }
+
+    /// `+delta unit ± half unit`, scaled; `± n/a` when there is no interval.
+    pub fn text(&self, scale: f64, unit: &str) -> String {
+        let delta = scale * self.delta();
+        if self.half_width.is_finite() {
+            format!("{delta:+.1}{unit} ± {:.1}{unit}", scale * self.half_width)
+        } else {
+            format!("{delta:+.1}{unit} ± n/a")
+        }
     }
 }
 
@@ -97,7 +108,7 @@ impl Comparison {
             let after = means.iter().map(|m| m.1).sum::<f64>() / n;
             let delta = after - before;
             let var = if means.len() < 2 {
-                0.0
+                f64::NAN
             } else {
                 means.iter().map(|m| (m.1 - m.0 - delta).powi(2)).sum::<f64>() / (n - 1.0)
             };
@@ -118,10 +129,12 @@ impl Comparison {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "engine {}: {} games in common ({} groups with the same draws); second match minus first, 95% interval",
+            "engine {}: {} game{} in common ({} group{} with the same draws); second match minus first, 95% interval",
             self.engine + 1,
             self.games,
-            self.groups
+            if self.games == 1 { "" } else { "s" },
+            self.groups,
+            if self.groups == 1 { "" } else { "s" }
         );
         let rows = [
             ("win rate", self.points, 100.0, "%"),
@@ -131,11 +144,10 @@ impl Comparison {
         for (name, c, scale, unit) in rows {
             let _ = writeln!(
                 out,
-                "{name:<9} {:>7.1}{unit} -> {:>7.1}{unit}   change {:+.1}{unit} ± {:.1}{unit}",
+                "{name:<9} {:>7.1}{unit} -> {:>7.1}{unit}   change {}",
                 scale * c.before,
                 scale * c.after,
-                scale * c.delta(),
-                scale * c.half_width
+                c.text(scale, unit)
             );
         }
         out
@@ -195,6 +207,19 @@ mod tests {
         let other = Comparison::of(&first, &second, 1).unwrap();
         assert!((other.margin.delta() + 7.0).abs() < 1e-9 && other.score.delta() == 0.0, "{other:?}");
         assert!(c.render().contains("change +7.0 ± 0.0"), "{}", c.render());
+    }
+
+    /// One group has no variance: its change has no interval, rather than one of width 0.
+    #[test]
+    fn one_group_has_no_interval() {
+        let (first, second) = matches(7);
+        let c = Comparison::of(&first[..2], &second[..2], 0).unwrap();
+        assert_eq!((c.games, c.groups), (2, 1));
+        assert!(c.margin.half_width.is_nan(), "{c:?}");
+        let text = c.render();
+        assert!(text.contains("2 games in common (1 group with the same draws)"), "{text}");
+        assert!(text.contains("change +7.0 ± n/a"), "{text}");
+        assert!(!text.contains("± 0.0"), "{text}");
     }
 
     #[test]

@@ -138,6 +138,72 @@ impl Record {
 }
 
 impl Record {
+    /// Whether the record holds together as `zatre-match` writes it: 1 to 6 seats, the
+    /// engines' indices a permutation of them, a command line, score and result (`win`, `draw`,
+    /// `loss`) for each, its game in group `game / seats`, a replay line of that many players,
+    /// a known end, the winner and the faulty seat among the seats.
+    ///
+    /// # Errors
+    /// What does not hold, in words.
+    pub fn check(&self) -> Result<(), String> {
+        let k = self.seating.len();
+        if !(1..=6).contains(&k) {
+            return Err(format!("{k} seats (seating): a game has 1 to 6"));
+        }
+        let mut order = self.seating.clone();
+        order.sort_unstable();
+        if order.iter().enumerate().any(|(i, &e)| i != e) {
+            return Err(format!("seating {:?} is not an order of the engines 0 to {}", self.seating, k - 1));
+        }
+        let by_seat = [
+            ("engines", self.engines.len()),
+            ("scores", self.scores.len()),
+            ("results", self.results.len()),
+            ("sheets", if self.sheets.is_empty() { k } else { self.sheets.len() }),
+            (
+                "slowest_go_millis",
+                if self.slowest_go_millis.is_empty() { k } else { self.slowest_go_millis.len() },
+            ),
+        ];
+        if let Some((field, n)) = by_seat.iter().find(|&&(_, n)| n != k) {
+            return Err(format!("{n} {field} for {k} seats"));
+        }
+        if let Some(bad) = self.results.iter().find(|r| SeatResult::parse(r).is_none()) {
+            return Err(format!("result '{bad}' is not win, draw or loss"));
+        }
+        if let Some(bad) = self.sheets.iter().find(|&&s| s >= k) {
+            return Err(format!("sheet {bad} of {k} seats"));
+        }
+        if self.pair != self.game / k as u64 {
+            return Err(format!(
+                "game {} of {k} seats is in group {}, not {}",
+                self.game,
+                self.game / k as u64,
+                self.pair
+            ));
+        }
+        let words: Vec<&str> = self.game_args().split_whitespace().collect();
+        if !self.replay.starts_with("position startpos")
+            || !words.windows(2).any(|w| w == ["players", &k.to_string()])
+        {
+            return Err(format!(
+                "replay '{}' is not the position line of a game of {k} players",
+                self.game_args()
+            ));
+        }
+        const ENDS: [&str; 8] =
+            ["normal", "illegal_move", "timeout", "crash", "garbage", "error", "spawn", "aborted"];
+        if !ENDS.contains(&self.end.as_str()) {
+            return Err(format!("end '{}' is not one of {}", self.end, ENDS.join(", ")));
+        }
+        for (field, seat) in [("winner", self.winner), ("fault_seat", self.fault_seat)] {
+            if let Some(s) = seat.filter(|s| !(1..=k).contains(s)) {
+                return Err(format!("{field} {s} is not a seat of 1 to {k}"));
+            }
+        }
+        Ok(())
+    }
+
     /// The seat (from 0) the engine with this index (the order of `--engine`) had.
     pub fn seat_of(&self, engine: usize) -> Option<usize> {
         self.seating.iter().position(|&e| e == engine)
@@ -205,10 +271,6 @@ fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// Reads every record of a JSON Lines file (empty lines are skipped).
-///
-/// # Errors
-/// The file cannot be read, or a line is not a record (the message names the line).
 /// The records of the shards of one match, as one list in game order, and how many duplicates
 /// (the same game, played alike, in two files) were left out. `parts` are the records of each
 /// file with a name for messages.
@@ -255,17 +317,32 @@ pub fn merge_records(parts: Vec<(String, Vec<Record>)>) -> Result<(Vec<Record>, 
     Ok((merged, duplicates))
 }
 
+/// Reads every record of a JSON Lines file (empty lines are skipped), each checked with
+/// [`Record::check`].
+///
+/// # Errors
+/// The file cannot be read, or a line is not a record of `zatre-match` (the message names the
+/// file and the line).
 pub fn read_records(path: &Path) -> io::Result<Vec<Record>> {
-    let file = File::open(path)?;
+    let file = File::open(path).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
     let mut records = Vec::new();
-    for (n, line) in BufReader::new(file).lines().enumerate() {
-        let line = line?;
+    let mut reader = BufReader::new(file);
+    let mut bytes = Vec::new();
+    for number in 1.. {
+        bytes.clear();
+        let at = |e: String| {
+            io::Error::new(io::ErrorKind::InvalidData, format!("{}:{number}: {e}", path.display()))
+        };
+        if reader.read_until(b'\n', &mut bytes).map_err(|e| at(e.to_string()))? == 0 {
+            break;
+        }
+        let line = std::str::from_utf8(&bytes).map_err(|_| at("the line is not UTF-8".to_string()))?;
         if line.trim().is_empty() {
             continue;
         }
-        let record = serde_json::from_str(&line).map_err(|e| {
-            io::Error::new(io::ErrorKind::InvalidData, format!("{}:{}: {e}", path.display(), n + 1))
-        })?;
+        let record: Record =
+            serde_json::from_str(line).map_err(|e| at(format!("not a record of zatre-match: {e}")))?;
+        record.check().map_err(|e| at(format!("not a record of zatre-match: {e}")))?;
         records.push(record);
     }
     Ok(records)
