@@ -12,7 +12,7 @@ fn run(program: &str, flag: &str) -> Output {
 }
 
 /// The binaries and a phrase of their own that `-h` and `--help` must both say.
-const TOOLS: [(&str, &str); 9] = [
+const TOOLS: [(&str, &str); 10] = [
     (env!("CARGO_BIN_EXE_zatre-match"), "The zatre referee"),
     (env!("CARGO_BIN_EXE_zatre-analyse"), "Analyses Zatre games"),
     (env!("CARGO_BIN_EXE_zatre-fit"), "Fits the weights"),
@@ -22,6 +22,7 @@ const TOOLS: [(&str, &str); 9] = [
     (env!("CARGO_BIN_EXE_zatre-largest"), "The largest move size"),
     (env!("CARGO_BIN_EXE_zatre-huge-hands"), "huge hands"),
     (env!("CARGO_BIN_EXE_zatre-selfplay"), "Self-play"),
+    (env!("CARGO_BIN_EXE_zatre-web"), "The zatre board in the browser"),
 ];
 
 #[test]

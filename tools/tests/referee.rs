@@ -681,6 +681,14 @@ fn bad_arguments_are_refused() {
         let out = Command::new(REFEREE).args(["--engine", "x"]).args(args).output().expect("runs");
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     }
+    // No time or no nodes a move is a usage error naming the flag (as zatre-analyse and
+    // zatre-ceiling say), not a match of engines that cannot search.
+    for flag in ["--nodes", "--movetime"] {
+        let out = Command::new(REFEREE).args(["--engine", "x", flag, "0"]).output().expect("runs");
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(flag) && stderr.contains("not in 1.."), "{stderr}");
+    }
     // A records file that cannot be written is named.
     let out = Command::new(REFEREE)
         .args(["--engine", "x", "--records", "/nonexistent-dir/games.jsonl"])

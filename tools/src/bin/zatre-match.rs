@@ -83,10 +83,10 @@ struct PlayArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Time per move in milliseconds, sent as `go movetime <ms>` (the default: 100).
-    #[arg(long, value_name = "MS", conflicts_with = "nodes")]
+    #[arg(long, value_name = "MS", conflicts_with = "nodes", value_parser = clap::value_parser!(u64).range(1..))]
     movetime: Option<u64>,
     /// Nodes per move, sent as `go nodes <n>`.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
     /// Search depth, sent as `go ... depth <d>` to every engine (the strategies that do not
     /// search ignore it): to measure a stage of `search`, e.g. `--nodes 300000 --depth 1`.

@@ -20,7 +20,7 @@ use zatre_tools::web::{
 /// it over the text protocol. Only the page's own origin may connect, and the origins given with
 /// --public-origin. docs/operating.md tells how to run it on a server.
 #[derive(Parser, Debug)]
-#[command(version, about, long_about)]
+#[command(version, long_about)]
 struct Cli {
     /// The engine's command line (default: `zatre` beside this program).
     #[arg(long, value_name = "COMMAND")]
