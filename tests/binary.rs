@@ -857,3 +857,27 @@ fn a_stop_is_read_while_lines_wait_even_after_the_read_ahead_was_full() {
     engine.close_input();
     assert_eq!(engine.wait_exit(PATIENCE), 0);
 }
+
+#[test]
+fn a_perft_as_deep_as_allowed_runs_until_stopped_and_a_deeper_one_is_refused() {
+    // The kids' game can pass turn after turn, so its tree has paths as long as any depth, and
+    // perft recurses once a level (some tens of KiB each): `perft 100` overflowed the worker's
+    // stack and aborted the engine. Classic and the largest dice board go to the end of a game.
+    for setup in ["newgame variant kids seed 1", "newgame seed 1", "newgame variant dice size=25 players 1"] {
+        let mut engine = Engine::spawn(&[]);
+        engine.send(format!("{setup}\n1 perft 1000\n").as_bytes());
+        assert_eq!(engine.response(PATIENCE), vec!["=", ""]);
+        thread::sleep(Duration::from_millis(1000));
+        engine.send(b"2 stop\n");
+        assert_eq!(engine.response(PATIENCE), vec!["=2", ""], "{setup}");
+        let counted = engine.response(PATIENCE);
+        assert!(counted[0].starts_with("=1 ") && counted[0].ends_with(" stopped"), "{setup}: {counted:?}");
+        engine.send(b"3 perft 1001\nquit\n");
+        assert_eq!(
+            engine.response(PATIENCE),
+            vec!["?3 invalid_argument perft: depth (at most 1000) out of range: '1001'", ""]
+        );
+        assert_eq!(engine.response(PATIENCE), vec!["=", ""]);
+        assert_eq!(engine.wait_exit(PATIENCE), 0);
+    }
+}
