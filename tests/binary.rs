@@ -881,3 +881,36 @@ fn a_perft_as_deep_as_allowed_runs_until_stopped_and_a_deeper_one_is_refused() {
         assert_eq!(engine.wait_exit(PATIENCE), 0);
     }
 }
+
+/// Responses by id until every one of `ids` has come, skipping `info` lines.
+fn responses_by_id(engine: &Engine, ids: &[&str]) -> std::collections::HashMap<String, Vec<String>> {
+    let mut got = std::collections::HashMap::new();
+    while ids.iter().any(|id| !got.contains_key(*id)) {
+        let response = engine.response_skipping_info(PATIENCE);
+        let id: String = response[0][1..].chars().take_while(char::is_ascii_digit).collect();
+        got.insert(id, response);
+    }
+    got
+}
+
+#[test]
+fn a_legal_stopped_before_its_move_size_is_proven_lists_no_pass() {
+    // A hand whose tiles fit: `pass` is not legal. Stopped while the largest move size was being
+    // proven, `legal` answered `pass` and `legal count` 1, as if nothing fitted.
+    for round in 0..5 {
+        let mut engine = Engine::spawn(&[]);
+        engine.send(HUGE_HAND.as_bytes());
+        assert_eq!(engine.response(PATIENCE), vec!["=", ""]);
+        engine.send(b"1 legal\n2 stop\n");
+        let mut got = responses_by_id(&engine, &["1", "2"]);
+        engine.send(b"3 legal count\n4 stop\n");
+        got.extend(responses_by_id(&engine, &["3", "4"]));
+        let listed = &got["1"];
+        assert!(listed[0].starts_with("=1"), "{listed:?}");
+        assert!(listed[listed.len() - 2].ends_with("stopped"), "round {round}: {listed:?}");
+        assert!(!listed.iter().any(|l| l.ends_with("pass")), "round {round}: {listed:?}");
+        let counted = &got["3"][0];
+        let n: u64 = counted["=3 ".len()..].trim_end_matches(" stopped").parse().expect("a count");
+        assert!(counted.ends_with(" stopped") && n != 1, "round {round}: {counted}");
+    }
+}
