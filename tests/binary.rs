@@ -914,3 +914,22 @@ fn a_legal_stopped_before_its_move_size_is_proven_lists_no_pass() {
         assert!(counted.ends_with(" stopped") && n != 1, "round {round}: {counted}");
     }
 }
+
+#[test]
+fn legal_in_a_hand_of_billions_of_moves_ends_after_a_million_with_truncated() {
+    // The listing is held until it is written: it grew by some 10 MB a second for as long as the
+    // moves lasted (billions here), and a script's `legal` piped before closing its input ran
+    // the machine out of memory.
+    let mut engine = Engine::spawn(&[]);
+    engine.send(HUGE_HAND.as_bytes());
+    assert_eq!(engine.response(PATIENCE), vec!["=", ""]);
+    engine.send(b"1 legal\n");
+    let listed = engine.response(Duration::from_secs(120));
+    assert_eq!(listed.len(), 1_000_002, "a million moves, truncated and the empty line");
+    assert!(listed[0].starts_with("=1 "));
+    assert_eq!(listed[listed.len() - 2], "truncated");
+    let peak_mib = common::peak_rss_kib(engine.child.id()) / 1024;
+    assert!(peak_mib < 400, "peak {peak_mib} MiB");
+    engine.send(b"2 isready\n");
+    assert_eq!(engine.response(PATIENCE), vec!["=2 readyok", ""]);
+}
