@@ -38,8 +38,9 @@ enum Origin {
 struct Step {
     /// `+566` or `5@h8,6@h9`.
     token: String,
-    /// The generator of random draws before the step (none for a replayed token).
-    rng: Option<ChaCha8Rng>,
+    /// The generator of random draws before the step (none for a replayed token, or one older
+    /// than the last [`MAX_UNDO`]); boxed, so that a step without one takes a few bytes.
+    rng: Option<Box<ChaCha8Rng>>,
 }
 
 /// What a command comes to.
@@ -352,7 +353,7 @@ impl Engine {
             Command::Place(raw) => {
                 let mv = move_of(self.game.position(), &raw)?;
                 let score = self.game.play(&mv).map_err(Failure::from)?;
-                self.push_step(Step { token: mv.to_string(), rng: Some(self.rng.clone()) });
+                self.push_step(Step { token: mv.to_string(), rng: Some(Box::new(self.rng.clone())) });
                 Ok(move_score(self.game.position(), &score))
             }
             Command::Undo => {
@@ -366,7 +367,7 @@ impl Engine {
                     ));
                 }
                 if let Some(rng) = self.steps.pop().and_then(|step| step.rng) {
-                    self.rng = rng;
+                    self.rng = *rng;
                 }
                 text(String::new())
             }
@@ -436,7 +437,7 @@ impl Engine {
             self.game.draw(values).map_err(draw_failure)?;
             values.to_vec()
         };
-        self.push_step(Step { token: draw_token(&drawn), rng: Some(rng) });
+        self.push_step(Step { token: draw_token(&drawn), rng: Some(Box::new(rng)) });
         Ok(hand_payload(self.game.position()))
     }
 
