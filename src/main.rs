@@ -41,6 +41,12 @@ const READ_AHEAD: usize = 64;
 /// How many events (input lines, info lines, job reports) may wait in the channel to the loop.
 const QUEUE: usize = 64;
 
+/// The stack of a lane's worker thread. `perft` recurses once per draw and once per move down
+/// the game tree, some tens of KiB a level (a Position and a move generator); a game is at most
+/// some hundreds of turns long, so [`MAX_PERFT_DEPTH`](zatre::protocol::MAX_PERFT_DEPTH) moves
+/// and their draws fit with room to spare. Only the pages a job touches take memory.
+const WORKER_STACK: usize = 256 << 20;
+
 /// How long `quit` waits for a stopped job to report.
 const QUIT_GRACE: Duration = Duration::from_secs(1);
 
@@ -217,8 +223,9 @@ impl Workers {
         Workers { search: None, work: None, events }
     }
 
-    /// Hands the job to its lane's worker; its reports go to the loop.
-    fn run(&mut self, lane: Lane, job: Job, stop: Arc<AtomicBool>) {
+    /// Hands the job to its lane's worker; its reports go to the loop. Returns the job's
+    /// response at once if no worker thread could be started (the system refused a thread).
+    fn run(&mut self, lane: Lane, job: Job, stop: Arc<AtomicBool>) -> Option<Response> {
         let slot = match lane {
             Lane::Search => &mut self.search,
             Lane::Work => &mut self.work,
@@ -226,32 +233,50 @@ impl Workers {
         let mut task = (job, stop);
         if let Some(worker) = slot {
             match worker.send(task) {
-                Ok(()) => return,
+                Ok(()) => return None,
                 Err(SendError(back)) => task = back,
             }
         }
         // No worker yet, or it ended (it catches every panic, so only if the loop was gone): a
         // new one. Its receiver lives in the thread just started, so the send cannot fail.
-        let worker = spawn_worker(lane, self.events.clone());
+        let Some(worker) = spawn_worker(lane, self.events.clone()) else {
+            error!("no thread could be started for the {lane:?} lane");
+            return Some(job_failed(task.0.id().cloned()));
+        };
         let _ = worker.send(task);
         *slot = Some(worker);
+        None
     }
 }
 
-/// A lane's worker: runs the jobs it receives one after another.
-fn spawn_worker(lane: Lane, events: SyncSender<Event>) -> Sender<Task> {
+/// A lane's worker: runs the jobs it receives one after another, on a thread with a stack of
+/// [`WORKER_STACK`] (or the default stack if the system refuses that much). `None` if no thread
+/// could be started at all.
+fn spawn_worker(lane: Lane, events: SyncSender<Event>) -> Option<Sender<Task>> {
     let (sender, tasks) = mpsc::channel::<Task>();
-    thread::spawn(move || {
-        for (job, stop) in tasks {
-            let response = run_job(job, &stop, &mut |info| {
-                let _ = events.send(Event::Info(lane, info));
-            });
-            if events.send(Event::Done(lane, response)).is_err() {
-                return;
-            }
+    let tasks = Arc::new(Mutex::new(Some(tasks)));
+    let start = |stack: Option<usize>| {
+        let events = events.clone();
+        let tasks = Arc::clone(&tasks);
+        let mut builder = thread::Builder::new().name(format!("{lane:?} lane"));
+        if let Some(stack) = stack {
+            builder = builder.stack_size(stack);
         }
-    });
-    sender
+        builder.spawn(move || {
+            let Some(tasks) = tasks.lock().unwrap_or_else(PoisonError::into_inner).take() else {
+                return;
+            };
+            for (job, stop) in tasks {
+                let response = run_job(job, &stop, &mut |info| {
+                    let _ = events.send(Event::Info(lane, info));
+                });
+                if events.send(Event::Done(lane, response)).is_err() {
+                    return;
+                }
+            }
+        })
+    };
+    start(Some(WORKER_STACK)).or_else(|_| start(None)).ok().map(|_| sender)
 }
 
 /// Runs a job to its response. A panicking job is a bug; the command still gets its one response.
@@ -311,7 +336,11 @@ fn serve(mut session: Session) -> Result<(), Exit> {
                         run_job(job, &stop, &mut |info| reported.push_back(Event::Info(lane, info)));
                     reported.push_back(Event::Done(lane, response));
                 }
-                Action::Run { lane, job, stop } => workers.run(lane, job, stop),
+                Action::Run { lane, job, stop } => {
+                    if let Some(response) = workers.run(lane, job, stop) {
+                        reported.push_back(Event::Done(lane, response));
+                    }
+                }
                 Action::Exit => return Ok(()),
             }
         }

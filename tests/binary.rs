@@ -857,3 +857,124 @@ fn a_stop_is_read_while_lines_wait_even_after_the_read_ahead_was_full() {
     engine.close_input();
     assert_eq!(engine.wait_exit(PATIENCE), 0);
 }
+
+#[test]
+fn a_perft_as_deep_as_allowed_runs_until_stopped_and_a_deeper_one_is_refused() {
+    // The kids' game can pass turn after turn, so its tree has paths as long as any depth, and
+    // perft recurses once a level (some tens of KiB each): `perft 100` overflowed the worker's
+    // stack and aborted the engine. Classic and the largest dice board go to the end of a game.
+    for setup in ["newgame variant kids seed 1", "newgame seed 1", "newgame variant dice size=25 players 1"] {
+        let mut engine = Engine::spawn(&[]);
+        engine.send(format!("{setup}\n1 perft 1000\n").as_bytes());
+        assert_eq!(engine.response(PATIENCE), vec!["=", ""]);
+        thread::sleep(Duration::from_millis(1000));
+        engine.send(b"2 stop\n");
+        assert_eq!(engine.response(PATIENCE), vec!["=2", ""], "{setup}");
+        let counted = engine.response(PATIENCE);
+        assert!(counted[0].starts_with("=1 ") && counted[0].ends_with(" stopped"), "{setup}: {counted:?}");
+        engine.send(b"3 perft 1001\nquit\n");
+        assert_eq!(
+            engine.response(PATIENCE),
+            vec!["?3 invalid_argument perft: depth (at most 1000) out of range: '1001'", ""]
+        );
+        assert_eq!(engine.response(PATIENCE), vec!["=", ""]);
+        assert_eq!(engine.wait_exit(PATIENCE), 0);
+    }
+}
+
+/// Responses by id until every one of `ids` has come, skipping `info` lines.
+fn responses_by_id(engine: &Engine, ids: &[&str]) -> std::collections::HashMap<String, Vec<String>> {
+    let mut got = std::collections::HashMap::new();
+    while ids.iter().any(|id| !got.contains_key(*id)) {
+        let response = engine.response_skipping_info(PATIENCE);
+        let id: String = response[0][1..].chars().take_while(char::is_ascii_digit).collect();
+        got.insert(id, response);
+    }
+    got
+}
+
+#[test]
+fn a_legal_stopped_before_its_move_size_is_proven_lists_no_pass() {
+    // A hand whose tiles fit: `pass` is not legal. Stopped while the largest move size was being
+    // proven, `legal` answered `pass` and `legal count` 1, as if nothing fitted.
+    for round in 0..5 {
+        let mut engine = Engine::spawn(&[]);
+        engine.send(HUGE_HAND.as_bytes());
+        assert_eq!(engine.response(PATIENCE), vec!["=", ""]);
+        engine.send(b"1 legal\n2 stop\n");
+        let mut got = responses_by_id(&engine, &["1", "2"]);
+        engine.send(b"3 legal count\n4 stop\n");
+        got.extend(responses_by_id(&engine, &["3", "4"]));
+        let listed = &got["1"];
+        assert!(listed[0].starts_with("=1"), "{listed:?}");
+        assert!(listed[listed.len() - 2].ends_with("stopped"), "round {round}: {listed:?}");
+        assert!(!listed.iter().any(|l| l.ends_with("pass")), "round {round}: {listed:?}");
+        let counted = &got["3"][0];
+        let n: u64 = counted["=3 ".len()..].trim_end_matches(" stopped").parse().expect("a count");
+        assert!(counted.ends_with(" stopped") && n != 1, "round {round}: {counted}");
+    }
+}
+
+#[test]
+fn legal_in_a_hand_of_billions_of_moves_ends_after_a_million_with_truncated() {
+    // The listing is held until it is written: it grew by some 10 MB a second for as long as the
+    // moves lasted (billions here), and a script's `legal` piped before closing its input ran
+    // the machine out of memory.
+    let mut engine = Engine::spawn(&[]);
+    engine.send(HUGE_HAND.as_bytes());
+    assert_eq!(engine.response(PATIENCE), vec!["=", ""]);
+    engine.send(b"1 legal\n");
+    let listed = engine.response(Duration::from_secs(120));
+    assert_eq!(listed.len(), 1_000_002, "a million moves, truncated and the empty line");
+    assert!(listed[0].starts_with("=1 "));
+    assert_eq!(listed[listed.len() - 2], "truncated");
+    let peak_mib = common::peak_rss_kib(engine.child.id()) / 1024;
+    assert!(peak_mib < 400, "peak {peak_mib} MiB");
+    engine.send(b"2 isready\n");
+    assert_eq!(engine.response(PATIENCE), vec!["=2 readyok", ""]);
+}
+
+/// A kids' position of three players whose roll 4 4 fits on no cell while other values do: the
+/// game goes on, pass after pass, for as long as the client draws 4 4.
+const KIDS_PASSING: &str = "position variant=kids players=3 scoring=dots must_place=maximum rounds=0 turn=38 tomove=2 phase=draw board=3@a1,0@b1,2@c1,1@d1,4@e1,4@g1,4@i1,3@j1,3@b2,0@c2,2@d2,1@f2,2@g2,3@h2,2@j2,5@a3,0@d3,5@e3,5@f3,3@h3,1@i3,2@j3,1@a4,4@b4,1@c4,1@e4,4@f4,3@h4,3@i4,1@a5,0@b5,5@c5,2@d5,1@e5,0@i5,2@j5,3@c6,0@d6,2@f6,5@g6,2@h6,5@j6,5@b7,0@d7,5@e7,3@f7,2@g7,1@i7,2@a8,1@b8,1@c8,1@d8,1@e8,2@f8,4@h8,5@i8,0@j8,4@a9,3@b9,1@d9,3@e9,3@g9,4@h9,1@i9,2@j9,4@a10,4@c10,1@d10,1@e10,2@f10,0@g10,2@h10,0@i10,0@j10 bag=- hands=-/-/- sheets=-,-,-,-/-,-,-,-/-,-,-,1/-,1,-,-/-,-,1,-/-,1,-,-/-,-,-,-/-,-,-,-/-,1,-,1/-,-,-,-/-,-,-,-/-,1,-,1/-,-,2,-;-,-,-,-/-,-,-,1/-,-,-,1/-,-,-,-/-,-,-,-/-,-,-,2/-,-,-,-/-,-,-,-/-,-,-,-/-,1,1,-/-,-,-,-/-,-,1,-;-,-,-,-/-,-,-,-/-,-,-,-/-,-,-,1/-,-,-,-/-,-,-,1/-,-,-,-/-,-,-,1/-,-,-,-/-,-,-,-/-,-,-,1/-,-,1,-\n";
+
+#[test]
+fn a_game_of_endless_passes_keeps_the_last_ten_thousand_steps_to_undo() {
+    // Every draw and move kept the whole position before it for undo, some 8 KiB: a client
+    // drawing 4 4 and passing grew the engine by about 180 MB a second without end.
+    let turns = 40_000;
+    let mut child = common::spawn_engine(&[], Stdio::null());
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let pid = child.id();
+    let writer = thread::spawn(move || {
+        let mut input = KIDS_PASSING.to_owned();
+        for _ in 0..turns {
+            input.push_str("draw 4 4\nplace pass\n");
+        }
+        input.push_str("1 status\n");
+        for _ in 0..10_000 {
+            input.push_str("undo\n");
+        }
+        input.push_str("2 undo\n3 history\n");
+        stdin.write_all(input.as_bytes()).expect("write");
+        stdin
+    });
+    let mut lines = BufReader::new(stdout).lines().map(|l| l.expect("a line"));
+    let mut next_with = |prefixes: &[&str]| {
+        lines.find(|l| prefixes.iter().any(|p| l.starts_with(p))).unwrap_or_else(|| panic!("{prefixes:?}"))
+    };
+    let status = next_with(&["=1 "]);
+    assert!(status.starts_with(&format!("=1 phase draw turn {} ", 38 + turns)), "{status}");
+    let refused = next_with(&["?2 ", "=2"]);
+    let history = next_with(&["=3 "]);
+    let peak_mib = common::peak_rss_kib(pid) / 1024;
+    drop(writer.join().expect("the writer"));
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(refused, "?2 cannot_undo only the last 10000 draws and moves can be taken back");
+    // The position line holds no steps to list; the game goes on where the undos left it.
+    assert!(history.starts_with("=3 variant=kids players=3"), "{history}");
+    assert!(history.contains(&format!(" turn={} ", 38 + turns - 5_000)), "{history}");
+    assert!(peak_mib < 250, "peak {peak_mib} MiB");
+}

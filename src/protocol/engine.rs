@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::rules::{
     Cell, DrawError, Game, Move, MoveError, MoveScore, NotationError, Phase, Placement, Position, Rules,
-    SetupError, Status, Variant,
+    SetupError, Status, Variant, MAX_UNDO,
 };
 use crate::search::{Clock, Limits, Model, Watch};
 
@@ -38,8 +38,9 @@ enum Origin {
 struct Step {
     /// `+566` or `5@h8,6@h9`.
     token: String,
-    /// The generator of random draws before the step (none for a replayed token).
-    rng: Option<ChaCha8Rng>,
+    /// The generator of random draws before the step (none for a replayed token, or one older
+    /// than the last [`MAX_UNDO`]); boxed, so that a step without one takes a few bytes.
+    rng: Option<Box<ChaCha8Rng>>,
 }
 
 /// What a command comes to.
@@ -352,13 +353,21 @@ impl Engine {
             Command::Place(raw) => {
                 let mv = move_of(self.game.position(), &raw)?;
                 let score = self.game.play(&mv).map_err(Failure::from)?;
-                self.steps.push(Step { token: mv.to_string(), rng: Some(self.rng.clone()) });
+                self.push_step(Step { token: mv.to_string(), rng: Some(Box::new(self.rng.clone())) });
                 Ok(move_score(self.game.position(), &score))
             }
             Command::Undo => {
-                self.game.undo().map_err(|e| fail(ErrorCode::CannotUndo, e))?;
+                if let Err(e) = self.game.undo() {
+                    if self.steps.is_empty() {
+                        return Err(fail(ErrorCode::CannotUndo, e));
+                    }
+                    return Err(fail(
+                        ErrorCode::CannotUndo,
+                        format!("only the last {MAX_UNDO} draws and moves can be taken back"),
+                    ));
+                }
                 if let Some(rng) = self.steps.pop().and_then(|step| step.rng) {
-                    self.rng = rng;
+                    self.rng = *rng;
                 }
                 text(String::new())
             }
@@ -428,8 +437,17 @@ impl Engine {
             self.game.draw(values).map_err(draw_failure)?;
             values.to_vec()
         };
-        self.steps.push(Step { token: draw_token(&drawn), rng: Some(rng) });
+        self.push_step(Step { token: draw_token(&drawn), rng: Some(Box::new(rng)) });
         Ok(hand_payload(self.game.position()))
+    }
+
+    /// Records a step; the generator of a step that can no longer be taken back (older than the
+    /// last [`MAX_UNDO`]) is dropped, its token kept for `history`.
+    fn push_step(&mut self, step: Step) {
+        self.steps.push(step);
+        if let Some(old) = self.steps.len().checked_sub(MAX_UNDO + 1) {
+            self.steps[old].rng = None;
+        }
     }
 
     /// `history`: `startpos <newgame args> [moves <tokens>]`, or the position line when the game

@@ -201,25 +201,51 @@ impl InfoPace {
     }
 }
 
-/// The legal moves one a line (a last line `stopped` when the stop flag ended the listing early),
-/// or their number. Moves are written straight into the payload.
+/// The most moves `legal` lists: a hand of many kept tiles can have billions, and the listing is
+/// held until it is written (some 64 bytes a move). With more, the first ones the generator yields
+/// and a last line `truncated` (PROTOCOL.md, `legal`).
+pub const MAX_LISTED_MOVES: usize = 1_000_000;
+
+/// The legal moves one a line (a last line `stopped` when the stop flag ended the listing early,
+/// `truncated` after [`MAX_LISTED_MOVES`]), or their number. Moves are written straight into the
+/// payload.
 fn legal(position: &Position, count: bool, stop: &AtomicBool) -> Payload {
+    legal_listing(position, count, stop, MAX_LISTED_MOVES)
+}
+
+/// [`legal`] with a limit of `most` moves listed.
+fn legal_listing(position: &Position, count: bool, stop: &AtomicBool, most: usize) -> Payload {
     let mut generator = position.movegen().with_stop(stop);
     if count {
         let count = generator.legal_count();
         return Payload::Count { count, stopped: stop.load(Ordering::Relaxed) };
     }
     let mut lines = String::new();
+    let mut listed = 0;
+    let mut truncated = false;
     let _ = generator.for_each_legal(&mut |placements| {
+        if listed == most {
+            truncated = true;
+            return ControlFlow::Break(());
+        }
         if !lines.is_empty() {
             lines.push('\n');
         }
         lines.push_str(&Move::new(placements.to_vec()).to_string());
+        listed += 1;
         ControlFlow::Continue(())
     });
-    if stop.load(Ordering::Relaxed) {
-        lines.push_str("\nstopped");
+    let last = if truncated {
+        "truncated"
+    } else if stop.load(Ordering::Relaxed) {
+        "stopped"
+    } else {
+        return Payload::Text(lines);
+    };
+    if !lines.is_empty() {
+        lines.push('\n');
     }
+    lines.push_str(last);
     Payload::Text(lines)
 }
 
@@ -230,4 +256,31 @@ fn bench(stop: &AtomicBool) -> Payload {
     let result = search::bench(stop);
     let stopped = if result.stopped { " stopped" } else { "" };
     Payload::Text(format!("nodes {} nps {}{stopped}", result.nodes, result.nps))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn listing(position: &Position, most: usize) -> Vec<String> {
+        match legal_listing(position, false, &AtomicBool::new(false), most) {
+            Payload::Text(text) => text.lines().map(str::to_owned).collect(),
+            other => panic!("a listing, not {other:?}"),
+        }
+    }
+
+    #[test]
+    fn legal_lists_at_most_its_limit_then_says_truncated() {
+        let rules = crate::rules::Rules::new(crate::rules::Variant::Classic, 2).expect("rules");
+        let mut position = Position::new(rules);
+        position.draw(&[1, 2, 3]).expect("a start draw");
+        let all = listing(&position, usize::MAX);
+        let n = all.len();
+        assert!(n > 3 && !all.iter().any(|l| l == "stopped" || l == "truncated"), "{all:?}");
+        assert_eq!(listing(&position, n), all, "exactly the limit is not truncated");
+        let cut = listing(&position, n - 1);
+        assert_eq!(cut[..n - 1], all[..n - 1]);
+        assert_eq!(cut[n - 1], "truncated");
+        assert_eq!(listing(&position, 0), vec!["truncated"]);
+    }
 }

@@ -23,6 +23,11 @@ use super::response::{ErrorCode, Failure};
 /// The longest line accepted, in bytes, without its `\n` and a trailing `\r`.
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
 
+/// The deepest `perft`: more than the moves of any game without passes (a dice board of 25 x 25
+/// lasts at most 312 turns). The game tree can be infinite (the kids' game can pass turn after
+/// turn), and `perft` recurses once per level, so its depth needs a bound (PROTOCOL.md, `perft`).
+pub const MAX_PERFT_DEPTH: u32 = 1000;
+
 /// How much of an offending token an error message quotes.
 const QUOTE_CHARS: usize = 32;
 
@@ -274,6 +279,15 @@ fn number<'a, T: std::str::FromStr>(what: &'static str) -> impl FnMut(&'a str) -
     }
 }
 
+/// A `perft` depth, at most [`MAX_PERFT_DEPTH`].
+fn perft_depth(i: &str) -> PResult<'_, u32> {
+    let (rest, depth) = number::<u32>("depth (at most 1000)").parse(i)?;
+    if depth > MAX_PERFT_DEPTH {
+        return Err(Err::Failure(Problem::new(i, ProblemKind::OutOfRange("depth (at most 1000)"))));
+    }
+    Ok((rest, depth))
+}
+
 /// A cell, `<letter a..z><row from 1>`: (0-based column, 1-based row).
 fn cell(i: &str) -> PResult<'_, (u8, u16)> {
     let (rest, letter) = satisfy(|c| c.is_ascii_lowercase()).parse(i)?;
@@ -515,7 +529,7 @@ fn command(i: &str) -> PResult<'_, Command> {
         with_args("position", position_args).map(Command::Position),
         with_args("go", go_args).map(Command::Go),
         bare("stop", Command::Stop),
-        with_args("perft", arg("a depth", number::<u32>("depth"))).map(Command::Perft),
+        with_args("perft", arg("a depth", perft_depth)).map(Command::Perft),
         bare("bench", Command::Bench),
     ));
     let board = alt((

@@ -20,7 +20,7 @@ mod tiles;
 
 pub use board::{Axis, Board};
 pub use error::{DrawError, MoveError, NotATile, NotationError, SetupError, UndoError};
-pub use game::Game;
+pub use game::{Game, MAX_UNDO};
 pub use game_length::BOARD_END_OWN_TURNS;
 pub use geometry::{Cell, Geometry, Shape, Square};
 pub use movegen::{Extensions, MoveGen};

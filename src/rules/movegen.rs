@@ -1142,7 +1142,8 @@ impl<'r> MoveGen<'r> {
     }
 
     /// Calls `visit` with every legal move once, in an order in which it is legal; `pass` (an
-    /// empty slice) when it is the only legal move. Stops when `visit` breaks.
+    /// empty slice) when it is the only legal move. Stops when `visit` breaks, or when the stop
+    /// flag ([`MoveGen::with_stop`]) is raised: then `pass` is never visited.
     pub fn for_each_legal(
         &mut self,
         visit: &mut dyn FnMut(&[Placement]) -> ControlFlow<()>,
@@ -1152,6 +1153,10 @@ impl<'r> MoveGen<'r> {
         let flow = match self.rules.must_place {
             MustPlace::Maximum => {
                 let size = self.largest_size();
+                if self.stopped() {
+                    // The size is not proven: no set of it is a legal move yet, nor is `pass`.
+                    return ControlFlow::Break(());
+                }
                 let prune = if self.hand.len() > SMALL_HAND { size } else { 0 };
                 self.pruned(prune, |g| {
                     g.enumerate(0, size, &mut |g| {
@@ -1183,7 +1188,8 @@ impl<'r> MoveGen<'r> {
         flow
     }
 
-    /// The number of legal moves (1 when only `pass` is legal), without listing them.
+    /// The number of legal moves (1 when only `pass` is legal), without listing them; stopped
+    /// ([`MoveGen::with_stop`]), the number found so far.
     pub fn legal_count(&mut self) -> u64 {
         if self.hand.len() <= 2 {
             return self.count_small();
@@ -1194,6 +1200,9 @@ impl<'r> MoveGen<'r> {
             }
             MustPlace::Maximum => {
                 let size = self.largest_size();
+                if self.stopped() {
+                    return 0;
+                }
                 let mut n = 0u64;
                 self.pruned(size, |g| {
                     let _ = g.enumerate(0, size, &mut |g| {
@@ -1216,7 +1225,12 @@ impl<'r> MoveGen<'r> {
                 n
             }
         };
-        count.max(1)
+        // Stopped, the count so far: `pass` is legal only when a whole search found nothing.
+        if self.stopped() {
+            count
+        } else {
+            count.max(1)
+        }
     }
 
     /// A uniformly random legal move and how many moves it chose from: reservoir sampling over
