@@ -214,14 +214,14 @@ const HELP: &[&str] = &[
     "newgame [variant <v>] [players <n>] [seed <u64>] [<rule>=<value>]...   start a game",
     "draw [<value> ...]                     draw the given values, or at random; the hand",
     "place <move>                           play a move (5@h8,3@h9 or pass); its points and crosses",
-    "undo                                   take back the last draw or move",
+    "undo                                   take back the last draw or move (the last 10000)",
     "legal [count]                          the legal moves for the hand, or their number",
     "score [<move>]                         the sheets and totals, or what a move would score",
     "show                                   a picture of the board, the hands and the sheets",
     "position [<line> | startpos [newgame args] [moves <tokens>]]   print or set the position",
     "go [movetime <ms>] [nodes <n>] [depth <d>] [infinite] [time <ms>] [inc <ms>] [movestogo <n>] [searchmoves <move>...]   search; info lines, then bestmove",
     "stop                                   end every running job early (go, perft, legal, next, bench)",
-    "perft <depth>                          count the leaves of the game tree",
+    "perft <depth>                          count the leaves of the game tree (depth 0 to 1000)",
     "bench                                  a fixed search: nodes and nodes per second",
     "geometry                               the board: its size, every cell, the extra cells, the centre",
     "next [<placements>]                    a move being built: complete yes/no, the placements that may follow",
@@ -606,7 +606,9 @@ mod tests {
         let mut engine = Engine::with_seed(1);
         reply(&mut engine, "position startpos moves +123 1@h8,2@h9,3@h10 +45");
         let line = engine.position().to_line();
-        for (turn, ok) in [("4294967295", false), ("1000001", false), ("1000000", true)] {
+        for (turn, ok) in
+            [("4294967295", false), ("1000000002", false), ("1000000000", true), ("1000002", true)]
+        {
             let r =
                 reply(&mut engine, &format!("position {}", line.replace("turn=2", &format!("turn={turn}"))));
             assert_eq!(r.starts_with('='), ok, "turn={turn}: {r}");

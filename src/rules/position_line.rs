@@ -15,8 +15,10 @@ use super::tiles::{Tiles, VALUES};
 
 const FIELDS: [&str; 9] =
     ["variant", "players", "turn", "tomove", "phase", "board", "bag", "hands", "sheets"];
-/// The largest turn a position line may name: far beyond any game, and far from overflow.
-pub const MAX_TURN: u32 = 1_000_000;
+/// The largest turn a position line may name: far from the turn counter's overflow, and beyond
+/// any game the engine can hold (a game of endless passes keeps some 50 bytes of history a turn:
+/// 50 GB by this turn), so that every position it prints reads back.
+pub const MAX_TURN: u32 = 1_000_000_000;
 
 fn bad(field: &'static str, reason: impl Into<String>) -> SetupError {
     SetupError::Value { field, reason: reason.into() }
