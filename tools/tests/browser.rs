@@ -520,12 +520,7 @@ fn dice_and_kids_boards_have_the_engines_cells() {
     );
     wait_human_place(&browser);
     browser.keys(&["5"]);
-    browser.js("document.querySelector('[data-cell=\"e7\"]').click(); return true;");
-    let why = browser.wait_until(
-        "the refusal",
-        "return document.body.dataset.busy === 'no' && document.querySelector('#move-info.refusal') && document.querySelector('#move-info').textContent",
-        Duration::from_secs(10),
-    );
+    let why = tap_refused(&browser, "e7");
     assert_eq!(
         why,
         Value::from("The 5 cannot be written on e7. That line would add up to 15, and no line may add up to more than 10.")
@@ -1037,6 +1032,16 @@ fn live_regions_are_the_announcers(browser: &Browser) {
     assert_eq!(live, serde_json::json!(["announce", "announce-now"]), "the page's live regions");
 }
 
+/// Taps `cell` (which does not take the picked tile) and waits for the page's refusal in words.
+fn tap_refused(browser: &Browser, cell: &str) -> Value {
+    browser.js(&format!("document.querySelector('[data-cell=\"{cell}\"]').click(); return true;"));
+    browser.wait_until(
+        "the refusal in words",
+        "return document.body.dataset.busy === 'no' && document.querySelector('#move-info.refusal') && document.querySelector('#move-info').textContent",
+        Duration::from_secs(10),
+    )
+}
+
 /// Why a cell did not take the tile, shown under the hand and said: a tile picked and an empty
 /// cell far from every tile (a5) tapped; a cell tapped with no tile picked; a double tap on a lit
 /// cell puts the tile down and leaves it there; a later tap takes it back.
@@ -1049,12 +1054,7 @@ fn refusals_in_words(browser: &Browser) {
     marks_have_contrast(browser);
     let value = browser.js("return document.querySelector('#hand .selected').dataset.value");
     let value = value.as_str().unwrap_or_default().to_string();
-    browser.js("document.querySelector('[data-cell=\"a5\"]').click(); return true;");
-    let why = browser.wait_until(
-        "the refusal in words",
-        "return document.body.dataset.busy === 'no' && document.querySelector('#move-info.refusal') && document.querySelector('#move-info').textContent",
-        Duration::from_secs(10),
-    );
+    let why = tap_refused(browser, "a5");
     assert_eq!(
         why,
         Value::from(format!(
