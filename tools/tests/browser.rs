@@ -527,7 +527,7 @@ fn dice_and_kids_boards_have_the_engines_cells() {
     );
     for (lang, words) in [
         ("de", "Die 5 kann nicht auf e7 eingetragen werden. Die Reihe ergäbe dann 15, und keine Reihe darf mehr als 10 ergeben."),
-        ("cs", "5 nejde zapsat na e7. Ta řada by dala dohromady 15, a žádná řada nesmí dát víc než 10."),
+        ("cs", "5 nejde zapsat na e7. Ta řada by dala dohromady 15, ale žádná řada nesmí dát víc než 10."),
         ("hu", "A(z) 5 nem írható a(z) e7 mezőbe. Az a sor így 15 lenne, de egy sor összege legfeljebb 10 lehet."),
     ] {
         choose_lang(&browser, lang);

@@ -117,9 +117,9 @@ export default {
   'why.other': 'Nur die Felder mit grünem Punkt passen.',
   'why.other.rolled': 'Nur die Felder mit grünem Punkt passen.',
   'move.pickCell': 'Wähle jetzt ein Feld mit grünem Punkt.',
-  'result.how.classic': 'Jede Summe ist die Spalte „{points}“ des Wertungsblatts zusammengezählt, minus die Augen der Steine, die übrig geblieben sind.',
-  'result.how.dice': 'Jede Summe ist die Spalte „{points}“ des Wertungsblatts zusammengezählt.',
-  'result.how.kids': 'Jede Summe ist die Spalte „{points}“ des Wertungsblatts zusammengezählt; bei der Wertung mit Strichen gewinnt, wer in der Spalte 10 die meisten Striche hat.',
+  'result.how.classic': 'Jede Gesamtsumme ist die Summe der Spalte „{points}“ im Wertungsblatt, minus die Augen der Steine, die noch auf der Hand sind.',
+  'result.how.dice': 'Jede Gesamtsumme ist die Summe der Spalte „{points}“ im Wertungsblatt.',
+  'result.how.kids': 'Jede Gesamtsumme ist die Summe der Spalte „{points}“ im Wertungsblatt; bei der Wertung mit Strichen gewinnt, wer in der Spalte 10 die meisten Striche hat.',
   'error.more': 'Einzelheiten',
 
   'hint.list': 'Tipps',

@@ -117,9 +117,9 @@ export default {
   'why.other': 'Csak a zöld pöttyös mezőkre teheted.',
   'why.other.rolled': 'Csak a zöld pöttyös mezőkbe írhatod.',
   'move.pickCell': 'Most válassz egy zöld pöttyös mezőt.',
-  'result.how.classic': 'Minden összeg a versenylap „{points}” oszlopának összege, mínusz a megmaradt lapkák értéke.',
-  'result.how.dice': 'Minden összeg a versenylap „{points}” oszlopának összege.',
-  'result.how.kids': 'Minden összeg a versenylap „{points}” oszlopának összege; pöttyös pontozásnál az nyer, akinek a 10-es oszlopban a legtöbb pöttye van.',
+  'result.how.classic': 'A végösszeg a versenylap „{points}” oszlopának összege, mínusz a kézben maradt lapkák értéke.',
+  'result.how.dice': 'A végösszeg a versenylap „{points}” oszlopának összege.',
+  'result.how.kids': 'A végösszeg a versenylap „{points}” oszlopának összege; pöttyös pontozásnál az nyer, akinek a 10-es oszlopban a legtöbb pöttye van.',
   'error.more': 'Részletek',
 
   'hint.list': 'Tippek',
