@@ -195,11 +195,16 @@ fn no_answer_to_go_loses_on_time() {
 
 /// An engine that floods `info` lines during `go` and never answers loses on time at its deadline:
 /// the lines waiting to be read do not hold the deadline off, and the referee's memory stays
-/// bounded (it once grew without end).
+/// bounded (it once grew without end). The flood comes in bursts of 20,000 lines (about 1 MB)
+/// every 50 ms, so that it keeps the referee's queue full but stays far below the 64 MiB a
+/// response may have before its deadline (an unthrottled `yes` reaches that limit first on a fast
+/// machine, a `garbage` fault: the unit tests of engine_process.rs cover that limit).
 #[test]
 fn a_flood_of_info_lines_loses_on_time() {
     let started = std::time::Instant::now();
-    let records = faulty_pair("flood.sh", "exec yes 'info string flood flood flood flood flood'", "timeout");
+    let flood =
+        "while :; do yes 'info string flood flood flood flood flood' | head -n 20000; sleep 0.05; done";
+    let records = faulty_pair("flood.sh", flood, "timeout");
     assert!(records[0].detail.as_deref().is_some_and(|d| d.contains("450 ms")), "{records:?}");
     // Two timeouts of 450 ms and the other engine's moves, with room for a busy machine.
     let took = started.elapsed();
