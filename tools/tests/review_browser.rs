@@ -297,6 +297,10 @@ fn a_recorded_game_is_reviewed_in_the_page() {
          .map(b => b.getBoundingClientRect()).filter(r => r.width < 44 || r.height < 44)\
          .map(r => [r.width, r.height])");
     assert_eq!(small, serde_json::json!([]), "the step buttons are 44 px touch targets on a phone");
+    browser.set_viewport(360, 640);
+    let wide = browser.js("return document.documentElement.scrollWidth");
+    assert!(wide.as_i64().is_some_and(|w| w <= 360), "nothing scrolls sideways on a small phone: {wide}");
+    browser.set_viewport(390, 844);
     browser.js("window.scrollTo(0, 0); return true");
     shot(&browser, "review-phone.png");
     browser.set_viewport(1280, 720);
