@@ -279,6 +279,21 @@ fn a_recorded_game_is_reviewed_in_the_page() {
     );
     let text = browser.js("return document.querySelector('#review-turn').textContent");
     assert!(text.as_str().is_some_and(|t| t.contains("Points lost")), "{text}");
+    // Values in words a player reads, to a tenth: not the engine's signed hundredths.
+    assert!(
+        text.as_str().is_some_and(|t| t.contains("expected to finish") && !t.contains("value")),
+        "{text}"
+    );
+    let hundredths = browser.js(
+        "return [...document.querySelectorAll('#review-turn p, #review-worst li, #review-table td')].map(e => e.textContent).filter(t => /\\d[.,]\\d\\d/.test(t))",
+    );
+    assert_eq!(hundredths, serde_json::json!([]), "numbers to a tenth");
+    let dashes = browser.js("return [...document.querySelectorAll('#review-chart polyline.margin, .review-legend line')].map(p => p.getAttribute('stroke-dasharray'))");
+    assert_eq!(
+        dashes,
+        serde_json::json!(["none", "8 4", "none", "8 4"]),
+        "each seat's line has its own pattern, in the chart and its legend"
+    );
 
     // axe-core in review mode, with the table of turns open.
     browser.js("document.querySelector('.review-table-box').open = true; return true");
@@ -290,6 +305,16 @@ fn a_recorded_game_is_reviewed_in_the_page() {
     browser.js("document.querySelector('#review-table').scrollIntoView(); return true");
     shot(&browser, "review-desktop-table.png");
     browser.set_viewport(390, 844);
+    // The chart is drawn again for the phone's width: its axis text is not shrunk below 12 px.
+    let axis = browser.wait_until(
+        "the chart drawn for the phone",
+        "const s = document.querySelector('#review-chart svg.review-svg'); \
+         const scale = s.getBoundingClientRect().width / s.viewBox.baseVal.width; \
+         const px = Math.min(...[...s.querySelectorAll('text.axis')].map(t => parseFloat(getComputedStyle(t).fontSize) * scale)); \
+         return px >= 12 ? px : null",
+        Duration::from_secs(5),
+    );
+    assert!(axis.as_f64().is_some_and(|px| px >= 12.0), "axis text {axis} px");
     let wide = browser.js("return document.documentElement.scrollWidth");
     assert!(wide.as_i64().is_some_and(|w| w <= 390), "nothing scrolls sideways on a phone: {wide}");
     axe_clean(&browser, "review mode on a phone");

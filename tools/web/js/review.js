@@ -23,6 +23,8 @@ export const DEFAULT_NODES = 1000000;
 const WORST = 5;
 /** One colour per seat, as `zatre-analyse --svg` draws them (Okabe and Ito's palette). */
 const COLOURS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#8a6d00', '#56606b'];
+/** Each seat's line pattern too, so that the lines are told apart without their colours. */
+const DASHES = ['none', '8 4', '2 3', '10 3 2 3', '4 4', '1 3'];
 
 /** An input the review cannot read, named by its catalogue key. */
 export class ReviewError extends Error {
@@ -95,6 +97,11 @@ function canonical(move) {
 /** A number rounded to hundredths, as the engine writes its scores. */
 function hundredths(x) {
   return Math.round(x * 100) / 100;
+}
+
+/** A number rounded to tenths, as the page shows values (never -0). */
+function tenths(x) {
+  return Math.round(x * 10) / 10 || 0;
 }
 
 /** A turn's loss: best - played, never below 0, 0 when the move played is the best. */
@@ -436,8 +443,22 @@ export class Review {
     return this.game.engines[n - 1] ? t('review.seatEngine', { n }) : t('review.seat', { n });
   }
 
+  /** A value as a signed number to a tenth (the table's columns). */
   value(x) {
-    return `${x > 0 ? '+' : ''}${num(x, 2)}`;
+    const r = tenths(x);
+    return `${r > 0 ? '+' : ''}${num(r, 1)}`;
+  }
+
+  /**
+   * A value in words: how far ahead or behind the mover is expected to finish (PROTOCOL.md
+   * `info`'s score: the expected final margin over the best other sheet), alone the expected
+   * final score.
+   */
+  valueWords(x) {
+    const r = tenths(x);
+    if (this.game.players === 1) return t('review.expectScore', { n: num(r, 1) });
+    if (r === 0) return t('review.expectLevel');
+    return t(r > 0 ? 'review.expectAhead' : 'review.expectBehind', { n: num(Math.abs(r), 1) });
   }
 
   render() {
@@ -471,7 +492,7 @@ export class Review {
       const p = el('p', { class: 'review-played' });
       p.append(el('span', { class: 'key-played', 'aria-hidden': 'true' }));
       const parts = [t('review.played', { move: moveWords(turn.played) }), t('hint.points', { n: turn.points })];
-      if (a) parts.push(t('review.value', { value: this.value(a.playedValue) }));
+      if (a) parts.push(this.valueWords(a.playedValue));
       p.append(parts.join(' · '));
       box.append(p);
       if (a) {
@@ -483,12 +504,12 @@ export class Review {
             [
               t('review.best', { move: moveWords(a.best) }),
               t('hint.points', { n: a.bestPoints }),
-              t('review.value', { value: this.value(a.bestValue) }),
+              this.valueWords(a.bestValue),
             ].join(' · '),
           );
         }
         box.append(b);
-        box.append(el('p', { class: 'review-loss', 'data-loss': String(loss(a)) }, t('review.lost', { n: num(loss(a), 2) })));
+        box.append(el('p', { class: 'review-loss', 'data-loss': String(loss(a)) }, t('review.lost', { n: num(loss(a), 1) })));
       } else {
         box.append(el('p', { class: 'muted' }, t('review.notAnalysed')));
       }
@@ -576,7 +597,10 @@ export class Review {
     const g = this.game;
     const box = $('#review-chart');
     const n = g.turns.length;
-    const [W, H, L, R, T, B, GAP] = [640, 330, 44, 10, 26, 28, 26];
+    // As wide as its box (a hidden box: 640), so that the axis text keeps its CSS size on a phone.
+    const W = Math.round(Math.min(900, Math.max(280, box.clientWidth || 640)));
+    this.chartWidth = W;
+    const [H, L, R, T, B, GAP] = [330, 44, 10, 26, 28, 26];
     const plotH = H - T - B - GAP;
     const linesH = plotH * 0.62;
     const barsTop = T + linesH + GAP;
@@ -627,6 +651,7 @@ export class Review {
           'data-seat': s + 1,
           fill: 'none',
           stroke: COLOURS[s % COLOURS.length],
+          'stroke-dasharray': DASHES[s % DASHES.length],
           'stroke-width': 2,
         }),
       );
@@ -647,7 +672,7 @@ export class Review {
         }),
       );
     });
-    const every = Math.max(1, Math.ceil(n / 12));
+    const every = Math.max(1, Math.ceil(n / Math.max(4, Math.floor((W - L - R) / 48))));
     g.turns.forEach((tn, i) => {
       if (i % every === 0 || (i === n - 1 && 2 * (i % every) >= every)) svg.append(text(x(i), H - B + 16, String(tn.turn), { 'text-anchor': 'middle', class: 'axis' }));
     });
@@ -661,9 +686,18 @@ export class Review {
     const legend = el('ul', { class: 'review-legend' });
     for (let s = 1; s <= g.players; s++) {
       const li = el('li');
-      const swatch = el('span', { class: 'review-swatch', 'aria-hidden': 'true' });
-      // Through the CSSOM: the page's CSP allows no inline `style` attribute.
-      swatch.style.background = COLOURS[(s - 1) % COLOURS.length];
+      const swatch = svgEl('svg', { class: 'review-swatch', viewBox: '0 0 28 10', 'aria-hidden': 'true' });
+      swatch.append(
+        svgEl('line', {
+          x1: 1,
+          x2: 27,
+          y1: 5,
+          y2: 5,
+          stroke: COLOURS[(s - 1) % COLOURS.length],
+          'stroke-dasharray': DASHES[(s - 1) % DASHES.length],
+          'stroke-width': 3,
+        }),
+      );
       li.append(swatch);
       li.append(this.seatName(s));
       legend.append(li);
@@ -679,12 +713,12 @@ export class Review {
       const sec = el('div', { class: 'review-worst-seat' });
       const mine = g.turns.filter((tn) => tn.seat === s && tn.analysis);
       const lost = mine.reduce((a, tn) => a + loss(tn.analysis), 0);
-      sec.append(el('h3', {}, t('review.worstOf', { who: this.seatName(s), n: num(lost, 2) })));
+      sec.append(el('h3', {}, t('review.worstOf', { who: this.seatName(s), n: num(lost, 1) })));
       const list = el('ol', { 'data-seat': String(s) });
       for (const tn of this.worst(s)) {
         const li = el('li');
         const b = el('button', { type: 'button', class: 'link', 'data-turn': String(tn.turn) });
-        b.textContent = t('review.worstItem', { n: tn.turn, lost: num(loss(tn.analysis), 2), move: moveWords(tn.played) });
+        b.textContent = t('review.worstItem', { n: tn.turn, lost: num(loss(tn.analysis), 1), move: moveWords(tn.played) });
         b.addEventListener('click', () => {
           this.goTo(g.turns.indexOf(tn));
           $('#review-step').focus();
@@ -703,7 +737,8 @@ export class Review {
     const table = $('#review-table');
     const caption = el('caption', { id: 'review-table-caption' }, t('review.tableCaption'));
     const head = el('tr');
-    for (const k of ['review.colTurn', 'review.colSeat', 'review.colPlayed', 'review.colValue', 'review.colBest', 'review.colValue', 'review.colLost']) {
+    const value = g.players === 1 ? 'review.colScore' : 'review.colValue';
+    for (const k of ['review.colTurn', 'review.colSeat', 'review.colPlayed', value, 'review.colBest', value, 'review.colLost']) {
       head.append(el('th', { scope: 'col' }, t(k)));
     }
     const rows = g.turns.map((tn, i) => {
@@ -721,7 +756,7 @@ export class Review {
           el('td', {}, this.value(a.playedValue)),
           el('td', {}, a.playedIsBest ? '=' : a.best),
           el('td', {}, this.value(a.bestValue)),
-          el('td', { class: 'lost' }, num(loss(a), 2)),
+          el('td', { class: 'lost' }, num(loss(a), 1)),
         );
       } else {
         tr.append(el('td'), el('td'), el('td'), el('td'));
@@ -744,6 +779,11 @@ export class Review {
   }
 
   bind() {
+    // The chart is drawn for its box's width: drawn again when that changes (a phone turned).
+    new ResizeObserver(() => {
+      const w = $('#review-chart').clientWidth;
+      if (this.game && w > 0 && Math.abs(w - (this.chartWidth || 0)) > 8) this.renderChart();
+    }).observe($('#review-chart'));
     $('#review-open-text').addEventListener('click', () => this.act(() => this.load($('#review-input').value)));
     $('#review-file').addEventListener('change', () => {
       const file = $('#review-file').files[0];
