@@ -225,8 +225,13 @@ impl Chart {
             node.attribute(name).and_then(|v| v.parse().ok()).unwrap_or_else(|| panic!("{name} of {node:?}"))
         };
         let mut lines = Vec::new();
+        let mut dashes = Vec::new();
         for node in doc.descendants().filter(|n| n.has_tag_name("polyline")) {
             assert_eq!(node.attribute("class"), Some("margin"));
+            // Told apart without their colours: each seat's line has its own pattern.
+            let dash = node.attribute("stroke-dasharray").expect("a line pattern");
+            assert!(!dashes.contains(&dash), "seat lines' patterns repeat: {dash}");
+            dashes.push(dash);
             let seat: usize = number(node, "data-seat") as usize;
             assert_eq!(seat, lines.len() + 1, "lines in seat order");
             let points = node

@@ -26,6 +26,10 @@ const LOSS_LINES: f64 = 3.0;
 /// One colour per seat (up to six), told apart by people with the common colour blindnesses
 /// (Okabe and Ito's palette), each with a contrast of at least 3:1 on white.
 pub const SEAT_COLOURS: [&str; 6] = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#8a6d00", "#56606b"];
+/// One line pattern per seat too (`stroke-dasharray`), so that the lines are told apart without
+/// their colours (a grey print, forced colours); the page's chart (`tools/web/js/review.js`) has
+/// the same.
+pub const SEAT_DASHES: [&str; 6] = ["none", "8 4", "2 3", "10 3 2 3", "4 4", "1 3"];
 
 /// Each seat's expected final margin after every turn of `report`, by seat, one entry per turn.
 ///
@@ -96,10 +100,12 @@ pub fn svg(report: &GameReport) -> String {
     for seat in 0..report.players {
         let lx = LEFT + 150.0 * seat as f64;
         let colour = SEAT_COLOURS[seat % SEAT_COLOURS.len()];
+        let dash = SEAT_DASHES[seat % SEAT_DASHES.len()];
         let _ = writeln!(
             s,
-            r#"<g class="legend"><rect x="{lx}" y="12" width="14" height="14" fill="{colour}"/><text x="{}" y="24">{}</text></g>"#,
-            lx + 20.0,
+            r#"<g class="legend"><line x1="{lx}" x2="{}" y1="19" y2="19" stroke="{colour}" stroke-width="3" stroke-dasharray="{dash}"/><text x="{}" y="24">{}</text></g>"#,
+            lx + 24.0,
+            lx + 30.0,
             escape(&seat_label(report, seat))
         );
     }
@@ -120,6 +126,7 @@ pub fn svg(report: &GameReport) -> String {
     }
     for (seat, curve) in curves.iter().enumerate() {
         let colour = SEAT_COLOURS[seat % SEAT_COLOURS.len()];
+        let dash = SEAT_DASHES[seat % SEAT_DASHES.len()];
         let points: Vec<String> = curve
             .iter()
             .enumerate()
@@ -127,7 +134,7 @@ pub fn svg(report: &GameReport) -> String {
             .collect();
         let _ = writeln!(
             s,
-            r#"<polyline class="margin" data-seat="{}" points="{}" fill="none" stroke="{colour}" stroke-width="2" stroke-linejoin="round"/>"#,
+            r#"<polyline class="margin" data-seat="{}" points="{}" fill="none" stroke="{colour}" stroke-width="2" stroke-dasharray="{dash}" stroke-linejoin="round"/>"#,
             seat + 1,
             points.join(" ")
         );

@@ -23,7 +23,7 @@ export const DEFAULT_NODES = 1000000;
 const WORST = 5;
 /** One colour per seat, as `zatre-analyse --svg` draws them (Okabe and Ito's palette). */
 const COLOURS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#8a6d00', '#56606b'];
-/** Each seat's line pattern too, so that the lines are told apart without their colours. */
+/** Each seat's line pattern too, so that the lines are told apart without their colours (as SEAT_DASHES in tools/src/analyse/graph.rs). */
 const DASHES = ['none', '8 4', '2 3', '10 3 2 3', '4 4', '1 3'];
 
 /** An input the review cannot read, named by its catalogue key. */
