@@ -196,6 +196,12 @@ fn a_recorded_game_is_reviewed_in_the_page() {
         "return Number(document.querySelector('#review-progress').value) >= 1",
         Duration::from_secs(30),
     );
+    // The turn on show (turn 1) says its analysis as soon as it is done, with no step.
+    browser.wait_until(
+        "turn 1's analysis shown",
+        "return document.querySelector('#review-turn .review-loss, #review-turn .review-best') !== null",
+        Duration::from_secs(10),
+    );
     browser.click("#review-stop");
     browser.wait_until("stopped", "return document.body.dataset.review === 'idle'", Duration::from_secs(30));
     let done = browser.js("return Number(document.querySelector('#review-progress').value)");

@@ -304,7 +304,9 @@ export class Review {
         if (this.stopping || !analysis) break;
         turn.analysis = analysis;
         this.renderProgress();
-        this.renderAnalysis();
+        // The turn on show gets its words and the best move on the board as soon as it is done.
+        if (turn === this.game.turns[this.step]) this.render();
+        else this.renderAnalysis();
       }
     } finally {
       this.running = false;
