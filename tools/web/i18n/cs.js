@@ -314,6 +314,7 @@ export default {
   'review.chartRegion': 'Hra jako graf',
   'review.tableTitle': 'Tabulka tahů',
   'review.tableCaption': 'Každý tah: zahraný tah, nejlepší tah programu, o kolik bude každý na konci nejspíš napřed (+) nebo pozadu (−), ztracené body',
+  'review.tableCaptionAlone': 'Každý tah: zahraný tah, nejlepší tah programu, kolik bodů s každým nejspíš bude na konci, ztracené body',
   'review.error.empty': 'Není co rozebírat: vlož řádek nebo otevři soubor.',
   'review.error.json': 'Tento JSON není hra: potřebuje řádek „replay“ (záznam zatre-match nebo uložený rozbor).',
   'review.error.noStart': 'Hra k rozboru začíná „position startpos“, aby šel každý tah přehrát.',

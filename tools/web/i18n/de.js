@@ -314,6 +314,7 @@ export default {
   'review.chartRegion': 'Die Partie als Diagramm',
   'review.tableTitle': 'Tabelle der Züge',
   'review.tableCaption': 'Jeder Zug: der gespielte Zug, der beste Zug des Programms, wie weit jeder am Ende voraussichtlich vorn (+) oder zurück (−) liegt, die verlorenen Punkte',
+  'review.tableCaptionAlone': 'Jeder Zug: der gespielte Zug, der beste Zug des Programms, die Punktzahl, die jeder am Ende voraussichtlich erreicht, die verlorenen Punkte',
   'review.error.empty': 'Keine Partie zum Analysieren: füge eine Zeile ein oder öffne eine Datei.',
   'review.error.json': 'Dieses JSON ist keine Partie: es braucht eine Zeile „replay“ (ein zatre-match-Protokoll oder eine gespeicherte Analyse).',
   'review.error.noStart': 'Eine Partie zum Analysieren beginnt mit „position startpos“, damit jeder Zug nachgespielt werden kann.',

@@ -315,6 +315,7 @@ export default {
   'review.chartRegion': 'The game as a chart',
   'review.tableTitle': 'Table of turns',
   'review.tableCaption': 'Every turn: the move played, the engine’s best move, how far ahead (+) or behind (−) each is expected to finish, the points lost',
+  'review.tableCaptionAlone': 'Every turn: the move played, the engine’s best move, the final score each is expected to reach, the points lost',
   'review.error.empty': 'There is no game to review: paste a line or open a file.',
   'review.error.json': 'This JSON is not a game: it needs a "replay" line (a zatre-match record or a saved review).',
   'review.error.noStart': 'A game to review starts with "position startpos", so that every move can be replayed.',

@@ -314,6 +314,7 @@ export default {
   'review.chartRegion': 'A játszma grafikonon',
   'review.tableTitle': 'A lépések táblázata',
   'review.tableCaption': 'Minden lépés: a megtett lépés, a program legjobb lépése, mennyivel végez várhatóan elöl (+) vagy lemaradva (−), az elvesztett pontok',
+  'review.tableCaptionAlone': 'Minden lépés: a megtett lépés, a program legjobb lépése, a várható végső pontszám mindkettővel, az elvesztett pontok',
   'review.error.empty': 'Nincs mit elemezni: illessz be egy sort, vagy nyiss meg egy fájlt.',
   'review.error.json': 'Ez a JSON nem játszma: kell benne egy „replay” sor (zatre-match jegyzőkönyv vagy mentett elemzés).',
   'review.error.noStart': 'Az elemzendő játszma „position startpos”-szal kezdődik, hogy minden lépés visszajátszható legyen.',

@@ -445,10 +445,10 @@ export class Review {
     return this.game.engines[n - 1] ? t('review.seatEngine', { n }) : t('review.seat', { n });
   }
 
-  /** A value as a signed number to a tenth (the table's columns). */
+  /** A value as a number to a tenth (the table's columns), signed unless alone (a score). */
   value(x) {
     const r = tenths(x);
-    return `${r > 0 ? '+' : ''}${num(r, 1)}`;
+    return `${r > 0 && this.game.players > 1 ? '+' : ''}${num(r, 1)}`;
   }
 
   /**
@@ -737,7 +737,7 @@ export class Review {
   renderTable() {
     const g = this.game;
     const table = $('#review-table');
-    const caption = el('caption', { id: 'review-table-caption' }, t('review.tableCaption'));
+    const caption = el('caption', { id: 'review-table-caption' }, t(g.players === 1 ? 'review.tableCaptionAlone' : 'review.tableCaption'));
     const head = el('tr');
     const value = g.players === 1 ? 'review.colScore' : 'review.colValue';
     for (const k of ['review.colTurn', 'review.colSeat', 'review.colPlayed', value, 'review.colBest', value, 'review.colLost']) {
