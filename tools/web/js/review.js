@@ -23,7 +23,10 @@ export const DEFAULT_NODES = 1000000;
 const WORST = 5;
 /** One colour per seat, as `zatre-analyse --svg` draws them (Okabe and Ito's palette). */
 const COLOURS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#8a6d00', '#56606b'];
-/** Each seat's line pattern too, so that the lines are told apart without their colours (as SEAT_DASHES in tools/src/analyse/graph.rs). */
+/**
+ * Each seat's line pattern too, so that the lines are told apart without their colours (as
+ * SEAT_DASHES in tools/src/analyse/graph.rs).
+ */
 const DASHES = ['none', '8 4', '2 3', '10 3 2 3', '4 4', '1 3'];
 
 /** An input the review cannot read, named by its catalogue key. */
@@ -717,7 +720,8 @@ export class Review {
       const lost = mine.reduce((a, tn) => a + loss(tn.analysis), 0);
       sec.append(el('h3', {}, t('review.worstOf', { who: this.seatName(s), n: num(lost, 1) })));
       const list = el('ol', { 'data-seat': String(s) });
-      for (const tn of this.worst(s)) {
+      // Losses shown to a tenth: one that rounds to 0.0 is not listed as a loss.
+      for (const tn of this.worst(s).filter((w) => tenths(loss(w.analysis)) > 0)) {
         const li = el('li');
         const b = el('button', { type: 'button', class: 'link', 'data-turn': String(tn.turn) });
         b.textContent = t('review.worstItem', { n: tn.turn, lost: num(loss(tn.analysis), 1), move: moveWords(tn.played) });
