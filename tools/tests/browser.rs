@@ -473,6 +473,14 @@ fn dice_and_kids_boards_have_the_engines_cells() {
         let centre = geometry[0].split_whitespace().last().unwrap_or("-").to_string();
         let centres = browser.js("return document.querySelectorAll('[data-kind=\"centre\"]').length");
         assert_eq!(centres, Value::from(usize::from(centre != "-")), "{variant}: the centre is marked");
+        let legend = browser.js(
+            "const li = document.querySelector('#legend .swatch-centre').closest('li'); return getComputedStyle(li).display !== 'none'",
+        );
+        assert_eq!(
+            legend,
+            Value::Bool(centre != "-"),
+            "{variant}: the legend names a centre only on a board with one"
+        );
         let extra = geometry[2].trim_start_matches("extra ");
         let extra_count = if extra == "-" { 0 } else { extra.split(',').filter(|c| *c != centre).count() };
         let shown_extra = browser.js("return document.querySelectorAll('[data-kind=\"extra\"]').length");

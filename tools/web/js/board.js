@@ -69,6 +69,8 @@ export class BoardView {
     this.root.style.setProperty('--rows', String(geo.rows));
     this.root.setAttribute('aria-rowcount', String(geo.rows + 1));
     this.root.setAttribute('aria-colcount', String(geo.columns + 1));
+    // A board without a centre (the kids' game): the legend drops its centre (style.css).
+    this.root.dataset.centre = geo.centre ? 'yes' : 'no';
     const extra = new Set(geo.extra);
     const head = part('board-row', 'row');
     // The corner: a header with words for a screen reader only ("column / row").
