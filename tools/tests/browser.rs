@@ -1784,3 +1784,76 @@ fn a_team_game_ends_in_words_from_the_human_seat() {
     );
     no_console_errors(&browser);
 }
+
+/// The computer's levels: a simple computer plays `greedy`'s move at every one of its turns, a
+/// beginner the engine's `random` one; the strategy is set back to the search after each such
+/// move (hints and the review search); the saved line names the levels and loads them back.
+#[test]
+fn the_computer_plays_at_the_level_chosen() {
+    let bridge = Bridge::start(&engine().display().to_string());
+    let browser = Browser::start();
+    browser.goto(&bridge.url);
+    start_game(&browser, "kids", &["greedy", "random"], "4");
+    let levels = browser.js("return document.querySelector('#seat-1 option[value=\"greedy\"]').textContent");
+    assert_eq!(levels, Value::from("computer, simple"));
+    let history = browser.wait_until(
+        "the game played to its end by the two computers",
+        "return document.body.dataset.turn === 'over' && document.querySelector('#history').value",
+        Duration::from_secs(60),
+    );
+    let history = history.as_str().expect("the save line").trim_start_matches("position ").to_string();
+    let (start, moves) = history.split_once(" moves ").expect("moves were played");
+    let tokens: Vec<&str> = moves.split_whitespace().collect();
+    let mut judge = Judge::start();
+    let mut checked = [0, 0];
+    for (i, token) in tokens.iter().enumerate().filter(|(_, t)| !t.starts_with('+')) {
+        judge.call(&format!("position {start} moves {}", tokens[..i].join(" ")));
+        let seat: usize = judge.call("status")[0]
+            .split_whitespace()
+            .skip_while(|w| *w != "tomove")
+            .nth(1)
+            .and_then(|n| n.parse().ok())
+            .expect("status names the seat to move");
+        let strategy = ["greedy", "random"][seat - 1];
+        judge.call(&format!("setoption name Strategy value {strategy}"));
+        let best = judge.call("go movetime 100");
+        let best = best[0].split_whitespace().nth(1).expect("bestmove <move>");
+        if seat == 1 {
+            assert_eq!(best, *token, "turn {}: the simple computer plays greedy's move", i + 1);
+        }
+        checked[seat - 1] += 1;
+    }
+    assert!(checked[0] >= 5 && checked[1] >= 5, "moves of both seats: {checked:?}");
+    // Each weak move between its Strategy line and the one that sets the search back.
+    let log = browser.js("return zatreLog()");
+    let sent: Vec<&str> = log
+        .as_str()
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.strip_prefix("> "))
+        .filter(|l| l.contains(" setoption ") || l.contains(" go "))
+        .map(|l| l.split_once(' ').map_or(l, |(_, rest)| rest))
+        .collect();
+    assert!(sent.len() >= 6, "the page's recent options and searches: {sent:?}");
+    for pair in sent.windows(2) {
+        if pair[1].starts_with("go ") {
+            assert!(
+                pair[0].starts_with("setoption name Strategy value g")
+                    || pair[0].starts_with("setoption name Strategy value r"),
+                "{sent:?}"
+            );
+        }
+    }
+    assert_eq!(sent.last(), Some(&"setoption name Strategy value search"), "the search set back");
+    // The saved line names the levels; loading one restores them in the dialog.
+    browser.click("#save-load");
+    let saved = browser.js("return document.querySelector('#save-text').value");
+    assert!(
+        saved.as_str().is_some_and(|s| s.starts_with("seats=engine:greedy,engine:random position startpos ")),
+        "{saved}"
+    );
+    browser.click("#close-save");
+    load_line(&browser, &format!("seats=engine:random,human position {history}"));
+    assert_eq!(browser.js("return document.querySelector('#seat-1').value"), Value::from("random"));
+    assert_eq!(browser.js("return document.querySelector('#seat-2').value"), Value::from("human"));
+}

@@ -133,7 +133,9 @@ pub fn check(line: &str, limits: &CommandLimits) -> Result<String, Refusal> {
     Ok(id)
 }
 
-/// `setoption name MultiPV value <1..=max_multipv>`, the one option the page sets.
+/// The two options the page sets: `setoption name MultiPV value <1..=max_multipv>` (hints) and
+/// `setoption name Strategy value search|greedy|random` (a computer seat's level; `greedy` and
+/// `random` answer at once, so no level costs more than the search the caps bound).
 fn setoption(args: &[&str], limits: &CommandLimits) -> Result<(), String> {
     let max = limits.max_multipv;
     match args {
@@ -141,7 +143,11 @@ fn setoption(args: &[&str], limits: &CommandLimits) -> Result<(), String> {
             Some(n) if (1..=max).contains(&n) => Ok(()),
             _ => Err(format!("MultiPV takes 1 to {max} here (zatre-web --max-multipv)")),
         },
-        _ => Err("zatre-web relays setoption name MultiPV value <n> only".into()),
+        ["name", name, "value", value] if name.eq_ignore_ascii_case("strategy") => match *value {
+            "search" | "greedy" | "random" => Ok(()),
+            _ => Err("Strategy takes search, greedy or random".into()),
+        },
+        _ => Err("zatre-web relays setoption name MultiPV value <n> and name Strategy value <s> only".into()),
     }
 }
 
@@ -237,6 +243,9 @@ mod tests {
             "20 stop",
             "21 score 5@h8",
             "22 setoption name MultiPV value 3",
+            "22 setoption name Strategy value random",
+            "22 setoption name Strategy value greedy",
+            "22 setoption name Strategy value search",
             "23 go nodes 1000000",
             "24 go nodes 100000000 searchmoves 4@h8,1@h9,4@h10",
             "25 isready",
@@ -258,6 +267,8 @@ mod tests {
             ("1 setoption name Threads value 64", "invalid_argument"),
             ("1 setoption name MultiPV value 256", "invalid_argument"),
             ("1 setoption name MultiPV value 0", "invalid_argument"),
+            ("1 setoption name Strategy value minimax", "invalid_argument"),
+            ("1 setoption name Seed value 1", "invalid_argument"),
             ("1 go", "invalid_argument"),
             ("1 go infinite", "invalid_argument"),
             ("1 go depth 20", "invalid_argument"),

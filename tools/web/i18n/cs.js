@@ -45,7 +45,9 @@ export default {
   'seat.engine': 'Hráč {n} (počítač)',
   'seat.team': 'Tým {n} (hráči {seats})',
   'kind.human': 'člověk',
-  'kind.engine': 'počítač',
+  'kind.engine': 'počítač, silný',
+  'kind.greedy': 'počítač, jednoduchý',
+  'kind.random': 'počítač, začátečník',
 
   'board.region': 'Hrací plán a legenda',
   'board.name': 'Hrací plán',
@@ -171,6 +173,7 @@ export default {
   'dialog.seat': 'Místo {n}',
   'dialog.timeLabel': 'Místo {n}: čas enginu na tah v milisekundách',
   'dialog.msPerMove': 'ms na tah',
+  'dialog.levels': 'Silný počítač hledá tah po zadanou dobu; jednoduchý vezme nejvíc bodů, kolik teď jde; začátečník zahraje libovolný povolený tah.',
   'dialog.rules': 'Pravidla',
   'dialog.presetChanged': 'Změněno oproti sadě pravidel: hraje se podle pravidel zobrazených zde.',
   'dialog.onlyPlayers': 'Jen pro {list} hráčů.',
@@ -231,7 +234,7 @@ export default {
   'save.load': 'Vlož uložený řádek a načti ho:',
   'load.empty': 'Nejdřív vlož uložený řádek.',
   'load.tooLong': 'Tento řádek je delší, než engine přijme.',
-  'load.badSeats': 'Místa na začátku řádku nejdou přečíst: human nebo engine:<ms>, oddělené čárkami.',
+  'load.badSeats': 'Místa na začátku řádku nejdou přečíst: human, engine:<ms>, engine:greedy nebo engine:random, oddělené čárkami.',
 
   'error.unknown_command': 'Tento příkaz engine nezná.',
   'error.syntax_error': 'Engine nedokázal příkaz přečíst.',

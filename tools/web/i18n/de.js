@@ -45,7 +45,9 @@ export default {
   'seat.engine': 'Person {n} (Computer)',
   'seat.team': 'Team {n} (Personen {seats})',
   'kind.human': 'Mensch',
-  'kind.engine': 'Computer',
+  'kind.engine': 'Computer, stark',
+  'kind.greedy': 'Computer, einfach',
+  'kind.random': 'Computer, Anfänger',
 
   'board.region': 'Spielplan und Legende',
   'board.name': 'Spielplan',
@@ -171,6 +173,7 @@ export default {
   'dialog.seat': 'Platz {n}',
   'dialog.timeLabel': 'Platz {n}: Bedenkzeit der Engine pro Zug in Millisekunden',
   'dialog.msPerMove': 'ms pro Zug',
+  'dialog.levels': 'Ein starker Computer sucht so lange wie angegeben; ein einfacher nimmt die meisten Punkte, die jetzt gehen; ein Anfänger spielt irgendeinen erlaubten Zug.',
   'dialog.rules': 'Regeln',
   'dialog.presetChanged': 'Vom Regelwerk abgewandelt: Gespielt wird mit den hier gezeigten Regeln.',
   'dialog.onlyPlayers': 'Nur mit {list} Personen.',
@@ -231,7 +234,7 @@ export default {
   'save.load': 'Eine gespeicherte Zeile einfügen und laden:',
   'load.empty': 'Bitte zuerst eine gespeicherte Zeile einfügen.',
   'load.tooLong': 'Diese Zeile ist länger, als die Engine annimmt.',
-  'load.badSeats': 'Die Plätze am Anfang der Zeile sind nicht lesbar: human oder engine:<ms>, durch Kommas getrennt.',
+  'load.badSeats': 'Die Plätze am Anfang der Zeile sind nicht lesbar: human, engine:<ms>, engine:greedy oder engine:random, durch Kommas getrennt.',
 
   'error.unknown_command': 'Diesen Befehl kennt die Engine nicht.',
   'error.syntax_error': 'Die Engine konnte den Befehl nicht lesen.',

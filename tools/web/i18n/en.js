@@ -46,7 +46,9 @@ export default {
   'seat.engine': 'Player {n} (computer)',
   'seat.team': 'Team {n} (players {seats})',
   'kind.human': 'human',
-  'kind.engine': 'computer',
+  'kind.engine': 'computer, strong',
+  'kind.greedy': 'computer, simple',
+  'kind.random': 'computer, beginner',
 
   'board.region': 'Board and legend',
   'board.name': 'Board',
@@ -172,6 +174,7 @@ export default {
   'dialog.seat': 'Seat {n}',
   'dialog.timeLabel': "Seat {n}: the engine's time per move in milliseconds",
   'dialog.msPerMove': 'ms per move',
+  'dialog.levels': 'A strong computer searches for the time given; a simple one takes the most points it can now; a beginner plays any allowed move.',
   'dialog.rules': 'Rules',
   'dialog.presetChanged': 'Changed from the rule set: the rules shown here are played.',
   'dialog.onlyPlayers': 'Only with {list} players.',
@@ -232,7 +235,7 @@ export default {
   'save.load': 'Paste a saved line to load it:',
   'load.empty': 'Paste a saved line first.',
   'load.tooLong': 'That line is longer than the engine accepts.',
-  'load.badSeats': 'The seats at the start of the line are not readable: human, or engine:<ms>, joined by commas.',
+  'load.badSeats': 'The seats at the start of the line are not readable: human, engine:<ms>, engine:greedy or engine:random, joined by commas.',
 
   'error.unknown_command': 'The engine does not know that command.',
   'error.syntax_error': 'The engine could not read that command.',

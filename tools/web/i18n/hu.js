@@ -45,7 +45,9 @@ export default {
   'seat.engine': '{n}. játékos (gép)',
   'seat.team': '{n}. csapat ({seats}. játékos)',
   'kind.human': 'ember',
-  'kind.engine': 'gép',
+  'kind.engine': 'gép, erős',
+  'kind.greedy': 'gép, egyszerű',
+  'kind.random': 'gép, kezdő',
 
   'board.region': 'Tábla és jelmagyarázat',
   'board.name': 'Tábla',
@@ -171,6 +173,7 @@ export default {
   'dialog.seat': '{n}. hely',
   'dialog.timeLabel': '{n}. hely: a motor gondolkodási ideje lépésenként, ezredmásodpercben',
   'dialog.msPerMove': 'ms lépésenként',
+  'dialog.levels': 'Az erős gép a megadott ideig keres; az egyszerű a most elérhető legtöbb pontot választja; a kezdő bármelyik szabályos lépést megteszi.',
   'dialog.rules': 'Szabályok',
   'dialog.presetChanged': 'Eltér a szabálycsomagtól: az itt látható szabályokkal játszunk.',
   'dialog.onlyPlayers': 'Csak {list} játékossal.',
@@ -231,7 +234,7 @@ export default {
   'save.load': 'Illessz be egy mentett sort a betöltéshez:',
   'load.empty': 'Előbb illessz be egy mentett sort.',
   'load.tooLong': 'Ez a sor hosszabb, mint amit a motor elfogad.',
-  'load.badSeats': 'A sor elején álló helyek nem olvashatók: human vagy engine:<ms>, vesszővel elválasztva.',
+  'load.badSeats': 'A sor elején álló helyek nem olvashatók: human, engine:<ms>, engine:greedy vagy engine:random, vesszővel elválasztva.',
 
   'error.unknown_command': 'Ezt a parancsot a motor nem ismeri.',
   'error.syntax_error': 'A motor nem tudta elolvasni a parancsot.',

@@ -40,8 +40,8 @@ const state = {
   history: '',
   // Who sits where (the engine does not know: this is the page's own setting, saved with the game).
   seats: [
-    { kind: 'human', movetime: DEFAULT_MOVETIME },
-    { kind: 'engine', movetime: DEFAULT_MOVETIME },
+    { kind: 'human', level: 'search', movetime: DEFAULT_MOVETIME },
+    { kind: 'engine', level: 'search', movetime: DEFAULT_MOVETIME },
   ],
   // The human turn being built.
   selected: null, // index into the mover's hand
@@ -353,7 +353,7 @@ async function refresh() {
   state.score = P.score(sc);
   state.history = hist.join(' ');
   $('#history').value = state.history ? `position ${state.history}` : '';
-  while (state.seats.length < state.position.players) state.seats.push({ kind: 'engine', movetime: DEFAULT_MOVETIME });
+  while (state.seats.length < state.position.players) state.seats.push({ kind: 'engine', level: 'search', movetime: DEFAULT_MOVETIME });
   state.seats.length = Math.max(state.position.players, 1);
   $('#save-text').value = state.history ? saveLine() : '';
   state.selected = null;
@@ -368,7 +368,7 @@ async function refresh() {
 }
 
 function seatOf(n) {
-  return state.seats[n - 1] || { kind: 'human', movetime: DEFAULT_MOVETIME };
+  return state.seats[n - 1] || { kind: 'human', level: 'search', movetime: DEFAULT_MOVETIME };
 }
 
 function moverIsHuman() {
@@ -999,6 +999,21 @@ async function think(limits) {
   }
 }
 
+/**
+ * A computer seat's move: the search for the seat's time, or the engine's `greedy` or `random`
+ * strategy (a weaker level, answered at once), the strategy set back to the search after it so
+ * that hints and the review always search.
+ */
+async function seatMove(seat) {
+  if (seat.level === 'search') return think(`movetime ${seat.movetime}`);
+  await call(`setoption name Strategy value ${seat.level}`);
+  try {
+    return await think(`movetime ${seat.movetime}`);
+  } finally {
+    await call('setoption name Strategy value search');
+  }
+}
+
 async function stopThinking() {
   const going = state.thinking;
   if (!going) return;
@@ -1115,7 +1130,7 @@ async function advance() {
         if (s.phase === 'draw') {
           await call('draw');
         } else {
-          const { best } = await think(`movetime ${seat.movetime}`);
+          const { best } = await seatMove(seat);
           if (gen !== state.generation) return;
           const placed = P.fields((await call(`place ${best.move}`))[0] || '');
           state.lastMove = new Set(P.placements(best.move).map((p) => p.cell));
@@ -1170,11 +1185,13 @@ async function startGame(game) {
 }
 
 /**
- * The saved game: `seats=<seat>,<seat>... position <history>`, a seat `human` or
- * `engine:<ms per move>`. The part from `position` on is the engine's own line.
+ * The saved game: `seats=<seat>,<seat>... position <history>`, a seat `human`,
+ * `engine:<ms per move>` (the search) or `engine:greedy` / `engine:random` (the weaker levels).
+ * The part from `position` on is the engine's own line.
  */
 function saveLine() {
-  const seats = state.seats.map((s) => (s.kind === 'engine' ? `engine:${s.movetime}` : 'human')).join(',');
+  const word = (s) => (s.kind === 'human' ? 'human' : `engine:${s.level === 'search' ? s.movetime : s.level}`);
+  const seats = state.seats.map(word).join(',');
   return `seats=${seats} position ${state.history}`;
 }
 
@@ -1187,10 +1204,12 @@ function readSaved(text) {
     const word = sp < 0 ? line : line.slice(0, sp);
     line = sp < 0 ? '' : line.slice(sp + 1);
     seats = word.slice('seats='.length).split(',').map((s) => {
-      if (s === 'human') return { kind: 'human', movetime: DEFAULT_MOVETIME };
+      if (s === 'human') return { kind: 'human', level: 'search', movetime: DEFAULT_MOVETIME };
+      const weak = /^engine:(greedy|random)$/.exec(s);
+      if (weak) return { kind: 'engine', level: weak[1], movetime: DEFAULT_MOVETIME };
       const m = /^engine:(\d{1,6})$/.exec(s);
       if (!m || Number(m[1]) < 10 || Number(m[1]) > 600000) throw new PageError('load.badSeats');
-      return { kind: 'engine', movetime: Number(m[1]) };
+      return { kind: 'engine', level: 'search', movetime: Number(m[1]) };
     });
     if (!seats.length || seats.length > 6) throw new PageError('load.badSeats');
   }

@@ -1,11 +1,16 @@
-// The new-game dialog, built from the engine's `variants`: variant, players, seats (human or
-// engine with its time per move), the rule options and a seed. It knows no variant itself: names
+// The new-game dialog, built from the engine's `variants`: variant, players, seats (a person, or
+// the computer at one of three levels: the search with its time per move, the engine's `greedy` or
+// its `random` strategy), the rule options and a seed. It knows no variant itself: names
 // and one-line explanations come from the catalogue, and a word the catalogue lacks is shown as
 // the engine wrote it.
 
 import { t, tOr } from './i18n.js';
 
-const SEAT_KINDS = ['human', 'engine'];
+/**
+ * A seat's choices: a person, the computer's search (`engine`, with a time per move), or the
+ * engine's weaker strategies for beginners and children (`Strategy` `greedy`, `random`).
+ */
+const SEAT_KINDS = ['human', 'engine', 'greedy', 'random'];
 /** The rule option that names a preset (`variants`: "`rules` is a preset"). */
 export const PRESET = 'rules';
 
@@ -86,6 +91,7 @@ export class NewGameDialog {
       label.textContent = t('dialog.seat', { n: i });
       const sel = document.createElement('select');
       sel.id = `seat-${i}`;
+      sel.setAttribute('aria-describedby', 'seat-levels-help');
       for (const k of SEAT_KINDS) {
         const o = document.createElement('option');
         o.value = k;
@@ -115,6 +121,11 @@ export class NewGameDialog {
       row.append(label, sel, time, unit);
       this.seatsBox.appendChild(row);
     }
+    const help = document.createElement('p');
+    help.className = 'help-line';
+    help.id = 'seat-levels-help';
+    help.textContent = t('dialog.levels');
+    this.seatsBox.appendChild(help);
   }
 
   readSeats() {
@@ -251,7 +262,7 @@ export class NewGameDialog {
       else rules.push(`${rule.name}=${value}`);
     }
     const seats = [];
-    for (let i = 0; i < players; i++) seats.push({ kind: this.seatChoice[i], movetime: this.seatTime[i] });
+    for (let i = 0; i < players; i++) seats.push(seatOfChoice(this.seatChoice[i], this.seatTime[i]));
     const seed = this.seedInput.value.trim();
     return { variant: v.name, players, rules, seats, seed };
   }
@@ -259,7 +270,7 @@ export class NewGameDialog {
   /** Shows the seats of a loaded game in the dialog, for the next new game. */
   setSeats(seats) {
     seats.forEach((s, i) => {
-      this.seatChoice[i] = s.kind;
+      this.seatChoice[i] = s.kind === 'human' ? 'human' : s.level === 'search' ? 'engine' : s.level;
       this.seatTime[i] = s.movetime;
     });
     this.seatsBox.replaceChildren();
@@ -278,4 +289,10 @@ export function newgameArgs(game) {
   if (game.seed !== '') parts.push('seed', game.seed);
   parts.push(...game.rules);
   return parts.join(' ');
+}
+
+/** A seat from the dialog's choice: {kind: 'human'|'engine', level: 'search'|'greedy'|'random', movetime}. */
+function seatOfChoice(choice, movetime) {
+  if (choice === 'human') return { kind: 'human', level: 'search', movetime };
+  return { kind: 'engine', level: choice === 'engine' ? 'search' : choice, movetime };
 }
