@@ -1794,6 +1794,7 @@ fn the_computer_plays_at_the_level_chosen() {
     let browser = Browser::start();
     browser.goto(&bridge.url);
     start_game(&browser, "kids", &["greedy", "random"], "4");
+    let started = Instant::now();
     let levels = browser.js("return document.querySelector('#seat-1 option[value=\"greedy\"]').textContent");
     assert_eq!(levels, Value::from("computer, simple"));
     let history = browser.wait_until(
@@ -1801,6 +1802,7 @@ fn the_computer_plays_at_the_level_chosen() {
         "return document.body.dataset.turn === 'over' && document.querySelector('#history').value",
         Duration::from_secs(60),
     );
+    let played_for = started.elapsed();
     let history = history.as_str().expect("the save line").trim_start_matches("position ").to_string();
     let (start, moves) = history.split_once(" moves ").expect("moves were played");
     let tokens: Vec<&str> = moves.split_whitespace().collect();
@@ -1824,6 +1826,9 @@ fn the_computer_plays_at_the_level_chosen() {
         checked[seat - 1] += 1;
     }
     assert!(checked[0] >= 5 && checked[1] >= 5, "moves of both seats: {checked:?}");
+    // A weaker level answers at once, but its move is shown 300 ms after the page asked.
+    let moves = (checked[0] + checked[1]) as u32;
+    assert!(played_for >= Duration::from_millis(300) * moves, "{moves} moves in {played_for:?}");
     // Each weak move between its Strategy line and the one that sets the search back.
     let log = browser.js("return zatreLog()");
     let sent: Vec<&str> = log

@@ -19,6 +19,12 @@ const HINT_MS = 1000;
 const MAX_LINE = 65536;
 /** An engine seat's time per move when a saved game does not say: ms. */
 const DEFAULT_MOVETIME = 1000;
+/**
+ * The least time a weaker computer level (`greedy`, `random`: answered at once) takes for a
+ * move, ms: its move does not land the instant the player's own went down, and a game of such
+ * seats sends some 40 commands a second, not 200.
+ */
+const WEAK_MOVE_MS = 300;
 
 /** An error of the page itself, named by its catalogue key. */
 class PageError extends Error {
@@ -1001,17 +1007,22 @@ async function think(limits) {
 
 /**
  * A computer seat's move: the search for the seat's time, or the engine's `greedy` or `random`
- * strategy (a weaker level, answered at once), the strategy set back to the search after it so
- * that hints and the review always search.
+ * strategy (a weaker level, answered at once, shown after WEAK_MOVE_MS), the strategy set back to
+ * the search after it so that hints and the review always search.
  */
 async function seatMove(seat) {
   if (seat.level === 'search') return think(`movetime ${seat.movetime}`);
+  const started = performance.now();
   await call(`setoption name Strategy value ${seat.level}`);
+  let answer;
   try {
-    return await think(`movetime ${seat.movetime}`);
+    answer = await think(`movetime ${seat.movetime}`);
   } finally {
     await call('setoption name Strategy value search');
   }
+  const rest = WEAK_MOVE_MS - (performance.now() - started);
+  if (rest > 0) await new Promise((r) => setTimeout(r, rest));
+  return answer;
 }
 
 async function stopThinking() {
