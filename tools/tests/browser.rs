@@ -173,7 +173,8 @@ fn start_game(browser: &Browser, variant: &str, seats: &[&str], seed: &str) {
     for (i, kind) in seats.iter().enumerate() {
         browser.select(&format!("#seat-{}", i + 1), kind);
         if *kind == "engine" {
-            browser.type_into(&format!("#time-{}", i + 1), &ENGINE_MS.to_string());
+            // Typed in seconds, as the dialog shows the time.
+            browser.type_into(&format!("#time-{}", i + 1), &(f64::from(ENGINE_MS) / 1000.0).to_string());
         }
     }
     browser.type_into("#seed", seed);

@@ -102,19 +102,22 @@ export class NewGameDialog {
       const time = document.createElement('input');
       time.type = 'number';
       time.id = `time-${i}`;
-      time.min = '10';
-      time.max = '600000';
-      time.step = '10';
-      time.value = String(this.seatTime[i - 1]);
+      // Shown in seconds (people read seconds), kept in ms (the protocol's `movetime`).
+      time.min = '0.01';
+      time.max = '600';
+      time.step = 'any';
+      time.value = String(this.seatTime[i - 1] / 1000);
       time.setAttribute('aria-label', t('dialog.timeLabel', { n: i }));
       const unit = document.createElement('span');
       unit.className = 'unit';
-      unit.textContent = t('dialog.msPerMove');
+      unit.textContent = t('dialog.secondsPerMove');
       unit.setAttribute('aria-hidden', 'true');
+      // Only the search takes a time: a person's or a weaker level's row shows none.
       const sync = () => {
         const engine = sel.value === 'engine';
         time.disabled = !engine;
-        unit.classList.toggle('off', !engine);
+        time.hidden = !engine;
+        unit.hidden = !engine;
       };
       sel.addEventListener('change', sync);
       sync();
@@ -133,8 +136,9 @@ export class NewGameDialog {
       const sel = this.dialog.querySelector(`#seat-${i}`);
       const time = this.dialog.querySelector(`#time-${i}`);
       if (sel) this.seatChoice[i - 1] = sel.value;
-      // An engine's time per move: 10 ms to 10 minutes.
-      if (time && Number(time.value) > 0) this.seatTime[i - 1] = Math.min(600000, Math.max(10, Math.round(Number(time.value))));
+      // An engine's time per move, typed in seconds: 10 ms to 10 minutes.
+      const ms = time ? Math.round(Number(time.value) * 1000) : NaN;
+      if (ms > 0) this.seatTime[i - 1] = Math.min(600000, Math.max(10, ms));
     }
   }
 
