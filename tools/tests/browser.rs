@@ -1216,7 +1216,7 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
     );
     let hint = browser.js("const li = document.querySelector('#hints li'); return [li.dataset.move, li.querySelector('button').textContent]");
     let text = hint[1].as_str().unwrap_or_default();
-    assert!(text.contains("expected margin") && text.contains(" on ") && text.contains("point"), "{hint}");
+    assert!(text.contains("expected lead") && text.contains(" on ") && text.contains("point"), "{hint}");
     assert!(said(&browser).iter().any(|s| s.starts_with(&format!("Hints: {text}"))), "the best hint said");
     axe_check(&browser, axe.as_deref(), "hint shown");
     let mv = hint[0].as_str().unwrap_or_default().to_string();

@@ -130,10 +130,10 @@ export default {
   'hint.crosses': { one: '{n} cross', other: '{n} crosses' },
   'hint.show': 'Show on the board',
   'hint.play': 'Play this hint',
-  'value.margin': 'expected margin {margin}',
+  'value.margin': 'expected lead {margin}',
   'value.win': 'win {win}%',
   'engine.thinkingStart': 'The computer is thinking…',
-  'engine.thinking': 'The computer is thinking: stage {depth} · expected margin {margin} · {nodes} moves looked at · {time} ms',
+  'engine.thinking': 'The computer is thinking: stage {depth} · expected lead {margin} · {nodes} moves looked at · {time} ms',
   'engine.played': { one: '{who} played {move}: {n} point', other: '{who} played {move}: {n} points' },
   'engine.played.rolled': { one: '{who} wrote {move}: {n} point', other: '{who} wrote {move}: {n} points' },
 
