@@ -710,7 +710,7 @@ fn only_the_pages_commands_reach_the_engine_the_rest_get_errors_with_their_ids()
         ("3 legal count", "?3 unknown_command zatre-web does not relay 'legal' to the engine"),
         ("4 perft 3", "?4 unknown_command zatre-web does not relay 'perft' to the engine"),
         ("5 bench", "?5 unknown_command zatre-web does not relay 'bench' to the engine"),
-        ("6 setoption name Threads value 64", "?6 invalid_argument zatre-web relays setoption name MultiPV value <n> only"),
+        ("6 setoption name Threads value 64", "?6 invalid_argument zatre-web relays setoption name MultiPV value <n> and name Strategy value <s> only"),
         ("7 setoption name MultiPV value 4", "?7 invalid_argument MultiPV takes 1 to 3 here (zatre-web --max-multipv)"),
         ("8 go infinite", "?8 invalid_argument zatre-web relays go movetime <ms> or go nodes <n> [searchmoves <move> ...] only"),
         ("9 go nodes 1000000000000 depth 20", "?9 invalid_argument nodes takes 1 to 100000000 here (zatre-web --max-nodes)"),
@@ -718,6 +718,7 @@ fn only_the_pages_commands_reach_the_engine_the_rest_get_errors_with_their_ids()
         ("11 go depth 20", "?11 invalid_argument zatre-web relays go movetime <ms> or go nodes <n> [searchmoves <move> ...] only"),
         ("12 quit", "?12 unknown_command zatre-web does not relay 'quit' to the engine"),
         ("13 go movetime 100 searchmoves 1@h8 infinite", "?13 invalid_argument zatre-web relays go movetime <ms> or go nodes <n> [searchmoves <move> ...] only"),
+        ("14 setoption name Strategy value minimax", "?14 invalid_argument Strategy takes search, greedy or random"),
     ];
     send(&mut ws, "1 newgame seed 7");
     assert_eq!(response(&mut ws), ["=1"]);
@@ -733,6 +734,9 @@ fn only_the_pages_commands_reach_the_engine_the_rest_get_errors_with_their_ids()
         ("23 go nodes 2000", "=23 bestmove "),
         ("24 next", "=24 "),
         ("25 stop", "=25"),
+        ("27 setoption name Strategy value greedy", "=27"),
+        ("28 go movetime 50", "=28 bestmove "),
+        ("29 setoption name Strategy value search", "=29"),
     ] {
         send(&mut ws, command);
         let r = response(&mut ws);
@@ -741,10 +745,11 @@ fn only_the_pages_commands_reach_the_engine_the_rest_get_errors_with_their_ids()
     send(&mut ws, "26 go nodes 2000 searchmoves pass");
     assert!(response(&mut ws)[0].starts_with("?26 illegal_move "), "the engine checks what is relayed");
     let seen = fs::read_to_string(&log).expect("the engine's input");
-    for word in ["legal", "perft", "bench", "Threads", "infinite", "depth", "quit", "value 4"] {
+    for word in ["legal", "perft", "bench", "Threads", "infinite", "depth", "quit", "value 4", "minimax"] {
         assert!(!seen.contains(word), "`{word}` reached the engine: {seen}");
     }
     assert!(seen.contains("21 setoption name MultiPV value 3\n"), "{seen}");
+    assert!(seen.contains("27 setoption name Strategy value greedy\n"), "{seen}");
 }
 
 #[test]
