@@ -26,6 +26,11 @@ const DEFAULT_MOVETIME = 1000;
  */
 const WEAK_MOVE_MS = 300;
 
+/** A seat: `human` or `engine`, the computer's level (`search`, `greedy`, `random`), its time a move. */
+function newSeat(kind, level = 'search', movetime = DEFAULT_MOVETIME) {
+  return { kind, level, movetime };
+}
+
 /** An error of the page itself, named by its catalogue key. */
 class PageError extends Error {
   constructor(key) {
@@ -45,10 +50,7 @@ const state = {
   score: null,
   history: '',
   // Who sits where (the engine does not know: this is the page's own setting, saved with the game).
-  seats: [
-    { kind: 'human', level: 'search', movetime: DEFAULT_MOVETIME },
-    { kind: 'engine', level: 'search', movetime: DEFAULT_MOVETIME },
-  ],
+  seats: [newSeat('human'), newSeat('engine')],
   // The human turn being built.
   selected: null, // index into the mover's hand
   pending: [], // [{value, cell, index}], each confirmed by `next`
@@ -359,7 +361,7 @@ async function refresh() {
   state.score = P.score(sc);
   state.history = hist.join(' ');
   $('#history').value = state.history ? `position ${state.history}` : '';
-  while (state.seats.length < state.position.players) state.seats.push({ kind: 'engine', level: 'search', movetime: DEFAULT_MOVETIME });
+  while (state.seats.length < state.position.players) state.seats.push(newSeat('engine'));
   state.seats.length = Math.max(state.position.players, 1);
   $('#save-text').value = state.history ? saveLine() : '';
   state.selected = null;
@@ -374,7 +376,7 @@ async function refresh() {
 }
 
 function seatOf(n) {
-  return state.seats[n - 1] || { kind: 'human', level: 'search', movetime: DEFAULT_MOVETIME };
+  return state.seats[n - 1] || newSeat('human');
 }
 
 function moverIsHuman() {
@@ -1215,12 +1217,12 @@ function readSaved(text) {
     const word = sp < 0 ? line : line.slice(0, sp);
     line = sp < 0 ? '' : line.slice(sp + 1);
     seats = word.slice('seats='.length).split(',').map((s) => {
-      if (s === 'human') return { kind: 'human', level: 'search', movetime: DEFAULT_MOVETIME };
+      if (s === 'human') return newSeat('human');
       const weak = /^engine:(greedy|random)$/.exec(s);
-      if (weak) return { kind: 'engine', level: weak[1], movetime: DEFAULT_MOVETIME };
+      if (weak) return newSeat('engine', weak[1]);
       const m = /^engine:(\d{1,6})$/.exec(s);
       if (!m || Number(m[1]) < 10 || Number(m[1]) > 600000) throw new PageError('load.badSeats');
-      return { kind: 'engine', level: 'search', movetime: Number(m[1]) };
+      return newSeat('engine', 'search', Number(m[1]));
     });
     if (!seats.length || seats.length > 6) throw new PageError('load.badSeats');
   }
