@@ -275,6 +275,18 @@ fn a_recorded_game_is_reviewed_in_the_page() {
             .expect("valid JSON");
     let bad = &saved["turns"][bad_turn as usize - 1];
     assert_eq!(bad["played"], bad_move.as_str());
+    // The table says the moves in words, as the turn box does.
+    let words: Vec<String> = bad_move
+        .split(',')
+        .map(|p| p.split_once('@').map(|(v, c)| format!("{v} on {c}")).expect("value@cell"))
+        .collect();
+    assert_eq!(
+        browser.js(&format!(
+            "return document.querySelector('#review-table tr[data-turn=\"{bad_turn}\"] td:nth-child(3)').textContent"
+        )),
+        Value::from(words.join(", ")),
+        "the move played in the table"
+    );
     let marks = browser.js(
         "return [...document.querySelectorAll('#board .best-mark')].map(t => `${t.dataset.value}@${t.closest('[data-cell]').dataset.cell}`).sort()",
     );

@@ -358,5 +358,6 @@ export default {
   'review.colValue': 'Očekávaný náskok',
   'review.colScore': 'Očekávané body',
   'review.colBest': 'Nejlepší',
+  'review.sameMove': 'tentýž',
   'review.colLost': 'Ztráta',
 };

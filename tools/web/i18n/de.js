@@ -358,5 +358,6 @@ export default {
   'review.colValue': 'Erwarteter Vorsprung',
   'review.colScore': 'Erwartete Punkte',
   'review.colBest': 'Bester',
+  'review.sameMove': 'derselbe',
   'review.colLost': 'Verlust',
 };

@@ -359,5 +359,6 @@ export default {
   'review.colValue': 'Expected lead',
   'review.colScore': 'Expected score',
   'review.colBest': 'Best',
+  'review.sameMove': 'the same',
   'review.colLost': 'Lost',
 };

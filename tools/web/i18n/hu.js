@@ -358,5 +358,6 @@ export default {
   'review.colValue': 'Várható előny',
   'review.colScore': 'Várható pontszám',
   'review.colBest': 'Legjobb',
+  'review.sameMove': 'ugyanaz',
   'review.colLost': 'Veszteség',
 };

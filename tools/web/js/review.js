@@ -756,11 +756,11 @@ export class Review {
       b.setAttribute('aria-label', t('review.goTurn', { n: tn.turn }));
       b.addEventListener('click', () => this.goTo(i));
       th.append(b);
-      tr.append(th, el('td', {}, String(tn.seat)), el('td', {}, tn.played));
+      tr.append(th, el('td', {}, String(tn.seat)), el('td', {}, moveWords(tn.played)));
       if (a) {
         tr.append(
           el('td', {}, this.value(a.playedValue)),
-          el('td', {}, a.playedIsBest ? '=' : a.best),
+          el('td', {}, a.playedIsBest ? t('review.sameMove') : moveWords(a.best)),
           el('td', {}, this.value(a.bestValue)),
           el('td', { class: 'lost' }, num(loss(a), 1)),
         );
