@@ -9,11 +9,7 @@ use std::time::Duration;
 use clap::Parser;
 use zatre::search::Limits;
 use zatre_tools::ceiling::{run, CeilingConfig, CeilingReport, Seat};
-use zatre_tools::referee::rules_of;
-
-/// The most games of each player under test: every game is planned before the first is played,
-/// as in `zatre-match`.
-const MAX_GAMES: u64 = 1_000_000;
+use zatre_tools::referee::{rules_of, MAX_GAMES};
 
 /// The ceiling of `search`: a clairvoyant player (the same search, knowing the draws of the bag or
 /// the dice to come exactly) and `search` itself, each in one seat of a table of `greedy` players,

@@ -9,12 +9,8 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 use zatre_tools::referee::{
     exit_on_signals, merge_records, read_records, rules_of, run, Comparison, Limits, MatchConfig, MatchError,
-    Report, Shard, Sprt,
+    Report, Shard, Sprt, MAX_GAMES,
 };
-
-/// The most games of a match: the referee plans them all before it starts (weeks of play at
-/// 100 ms a move).
-const MAX_GAMES: u64 = 1_000_000;
 
 /// The zatre referee: plays games between engines that speak the zatre text protocol, judging
 /// every move with the rules core.

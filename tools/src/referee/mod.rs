@@ -20,6 +20,6 @@ pub use record::{merge_records, read_records, Record};
 pub use report::{Report, Tally};
 pub use runner::{
     newgame_args, newgame_text, pair_seed, plan, plan_games, rules_of, run, GamePlan, MatchConfig,
-    MatchError, MatchResult, Shard,
+    MatchError, MatchResult, Shard, MAX_GAMES,
 };
 pub use sprt::{Sprt, SprtState, Verdict};

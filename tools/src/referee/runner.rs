@@ -93,6 +93,10 @@ pub fn pair_seed(seed: u64, pair: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The most games of a match (and of `zatre-ceiling`'s players): every game is planned before
+/// the first is played, and a million is weeks of play at 100 ms a move.
+pub const MAX_GAMES: u64 = 1_000_000;
+
 /// The games of this shard in play order. With k engines, game g belongs to group g / k and seats
 /// engine (s + g) mod k in seat s: each group rotates the seats through every engine, with the
 /// same draws (a pair for two engines).
