@@ -14,6 +14,8 @@
 
 use std::fmt;
 
+use zatre::search::Strategy;
+
 /// The caps on what a page may ask of its engine (`zatre-web`'s flags).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CommandLimits {
@@ -143,10 +145,9 @@ fn setoption(args: &[&str], limits: &CommandLimits) -> Result<(), String> {
             Some(n) if (1..=max).contains(&n) => Ok(()),
             _ => Err(format!("MultiPV takes 1 to {max} here (zatre-web --max-multipv)")),
         },
-        ["name", name, "value", value] if name.eq_ignore_ascii_case("strategy") => match *value {
-            "search" | "greedy" | "random" => Ok(()),
-            _ => Err("Strategy takes search, greedy or random".into()),
-        },
+        ["name", name, "value", value] if name.eq_ignore_ascii_case("strategy") => {
+            Strategy::parse(value).map(|_| ()).ok_or_else(|| "Strategy takes search, greedy or random".into())
+        }
         _ => Err("zatre-web relays setoption name MultiPV value <n> and name Strategy value <s> only".into()),
     }
 }
