@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::referee::{Change, Comparison, Record, Report, Tally};
+use crate::referee::{Comparison, Record, Report, Tally};
 
 use super::CeilingRecord;
 
@@ -32,11 +32,6 @@ impl Estimate {
             format!("{m:.0}% [n/a]")
         }
     }
-}
-
-/// `+change ± half`, scaled (`± n/a` with one group).
-fn change_text(change: &Change, scale: f64) -> String {
-    change.text(scale, "")
 }
 
 /// What one player under test did.
@@ -108,8 +103,8 @@ impl CeilingReport {
             let (greedy, edge_first, edge_margin) = match &p.edge {
                 Some(e) => (
                     format!("{:.1}% {:+.1}", 100.0 * e.points.before, e.margin.before),
-                    change_text(&e.points, 100.0),
-                    change_text(&e.margin, 1.0),
+                    e.points.text(100.0, ""),
+                    e.margin.text(1.0, ""),
                 ),
                 None => ("n/a".to_string(), "n/a".to_string(), "n/a".to_string()),
             };
