@@ -46,7 +46,10 @@ pub enum Fault {
 }
 
 impl Fault {
-    /// The short name recorded as the game's `end`.
+    /// Every [`Fault::kind`], as records name them.
+    pub const KINDS: [&'static str; 6] = ["spawn", "illegal_move", "timeout", "crash", "garbage", "error"];
+
+    /// The short name recorded as the game's `end`, one of [`Fault::KINDS`].
     pub fn kind(&self) -> &'static str {
         match self {
             Fault::Spawn(_) => "spawn",
@@ -455,6 +458,24 @@ mod tests {
         let fault = e.request("go", Duration::from_secs(30), true).expect_err("cut off");
         assert_eq!(fault.kind(), "garbage", "{fault}");
         assert!(fault.detail().contains(&format!("more than {} MiB", MAX_RESPONSE >> 20)), "{fault}");
+    }
+
+    /// `KINDS` lists every fault's kind once.
+    #[test]
+    fn every_kind_is_listed() {
+        let d = String::new;
+        let kinds: Vec<&str> = [
+            Fault::Spawn(d()),
+            Fault::IllegalMove(d()),
+            Fault::Timeout(d()),
+            Fault::Crash(d()),
+            Fault::Garbage(d()),
+            Fault::Error(d()),
+        ]
+        .iter()
+        .map(Fault::kind)
+        .collect();
+        assert_eq!(kinds, Fault::KINDS);
     }
 
     /// Of many `info` lines before a response only the last ones are kept.

@@ -8,7 +8,13 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use super::engine_process::Fault;
 use super::game::{End, Played, SeatResult};
+
+/// The `end` of a game played to its end; the others are [`ABORTED`] and the [`Fault::KINDS`].
+const NORMAL: &str = "normal";
+/// The `end` of a game the rules core would not go on with (a referee bug, nobody's fault).
+const ABORTED: &str = "aborted";
 
 /// One game as a line of a records file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -100,11 +106,11 @@ impl Record {
         played: &Played,
     ) -> Record {
         let (end, fault_seat, detail) = match &played.end {
-            End::Normal => ("normal".to_string(), None, None),
+            End::Normal => (NORMAL.to_string(), None, None),
             End::Fault { seat, fault } => {
                 (fault.kind().to_string(), Some(seat + 1), Some(fault.detail().to_string()))
             }
-            End::Aborted(message) => ("aborted".to_string(), None, Some(message.clone())),
+            End::Aborted(message) => (ABORTED.to_string(), None, Some(message.clone())),
         };
         let shared =
             played.sheets.iter().collect::<std::collections::BTreeSet<_>>().len() < played.sheets.len();
@@ -191,10 +197,9 @@ impl Record {
                 self.game_args()
             ));
         }
-        const ENDS: [&str; 8] =
-            ["normal", "illegal_move", "timeout", "crash", "garbage", "error", "spawn", "aborted"];
-        if !ENDS.contains(&self.end.as_str()) {
-            return Err(format!("end '{}' is not one of {}", self.end, ENDS.join(", ")));
+        let ends = [NORMAL, ABORTED].into_iter().chain(Fault::KINDS);
+        if !ends.clone().any(|end| end == self.end) {
+            return Err(format!("end '{}' is not one of {}", self.end, ends.collect::<Vec<_>>().join(", ")));
         }
         for (field, seat) in [("winner", self.winner), ("fault_seat", self.fault_seat)] {
             if let Some(s) = seat.filter(|s| !(1..=k).contains(s)) {
