@@ -27,6 +27,8 @@ pub const MAX_LINE_BYTES: usize = 64 * 1024;
 /// lasts at most 312 turns). The game tree can be infinite (the kids' game can pass turn after
 /// turn), and `perft` recurses once per level, so its depth needs a bound (PROTOCOL.md, `perft`).
 pub const MAX_PERFT_DEPTH: u32 = 1000;
+/// What an error says a `perft` depth is (with [`MAX_PERFT_DEPTH`] in it).
+const PERFT_DEPTH: &str = "depth (at most 1000)";
 
 /// How much of an offending token an error message quotes.
 const QUOTE_CHARS: usize = 32;
@@ -281,9 +283,9 @@ fn number<'a, T: std::str::FromStr>(what: &'static str) -> impl FnMut(&'a str) -
 
 /// A `perft` depth, at most [`MAX_PERFT_DEPTH`].
 fn perft_depth(i: &str) -> PResult<'_, u32> {
-    let (rest, depth) = number::<u32>("depth (at most 1000)").parse(i)?;
+    let (rest, depth) = number::<u32>(PERFT_DEPTH).parse(i)?;
     if depth > MAX_PERFT_DEPTH {
-        return Err(Err::Failure(Problem::new(i, ProblemKind::OutOfRange("depth (at most 1000)"))));
+        return Err(Err::Failure(Problem::new(i, ProblemKind::OutOfRange(PERFT_DEPTH))));
     }
     Ok((rest, depth))
 }
@@ -763,6 +765,10 @@ mod tests {
         assert_eq!(ok("perft 3"), Command::Perft(3));
         assert_eq!(err("perft").0, ErrorCode::SyntaxError);
         assert_eq!(err("perft -1").0, ErrorCode::SyntaxError);
+        assert_eq!(ok(&format!("perft {MAX_PERFT_DEPTH}")), Command::Perft(MAX_PERFT_DEPTH));
+        let deeper = err(&format!("perft {}", MAX_PERFT_DEPTH + 1));
+        assert_eq!(deeper.0, ErrorCode::InvalidArgument);
+        assert!(deeper.1.contains(&format!("at most {MAX_PERFT_DEPTH}")), "{}", deeper.1);
         assert_eq!(ok("legal"), Command::Legal);
         assert_eq!(ok("legal count"), Command::LegalCount);
         assert_eq!(err("legal counts").0, ErrorCode::SyntaxError);

@@ -43,8 +43,8 @@ impl Game {
         &self.position
     }
 
-    /// Every move played in this game (of the last [`MAX_UNDO`] steps), oldest first, each with the position it was played in
-    /// (whose `to_move` is the seat that played it).
+    /// Every move played in this game (of the last [`MAX_UNDO`] steps), oldest first, each with
+    /// the position it was played in (whose `to_move` is the seat that played it).
     pub fn moves(&self) -> impl Iterator<Item = (&Position, &Move)> {
         self.history.iter().zip(&self.moves).filter_map(|(before, mv)| Some((before, mv.as_ref()?)))
     }
