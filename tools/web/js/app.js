@@ -7,7 +7,7 @@ import { EngineClient, EngineError, ConnectionClosed } from './protocol.js';
 import * as P from './parse.js';
 import { BoardView } from './board.js';
 import { renderSheets } from './sheets.js';
-import { NewGameDialog, newgameArgs, PRESET } from './dialog.js';
+import { NewGameDialog, newgameArgs, newSeat, PRESET } from './dialog.js';
 import { CATALOGUES, LANGS, initialLang, setLang, setRolled, t, tOr, num, translateStatic } from './i18n.js';
 import { seatName, resultWords, endWords, errorWords, closeWords, rankName, moveWords } from './words.js';
 
@@ -17,19 +17,12 @@ const $ = (sel) => document.querySelector(sel);
 const HINT_MS = 1000;
 /** The protocol's line limit. */
 const MAX_LINE = 65536;
-/** An engine seat's time per move when a saved game does not say: ms. */
-const DEFAULT_MOVETIME = 1000;
 /**
  * The least time a weaker computer level (`greedy`, `random`: answered at once) takes for a
  * move, ms: its move does not land the instant the player's own went down, and a game of such
- * seats sends some 40 commands a second, not 200.
+ * seats sends some 35 commands a second, not 200.
  */
 const WEAK_MOVE_MS = 300;
-
-/** A seat: `human` or `engine`, the computer's level (`search`, `greedy`, `random`), its time a move. */
-function newSeat(kind, level = 'search', movetime = DEFAULT_MOVETIME) {
-  return { kind, level, movetime };
-}
 
 /** An error of the page itself, named by its catalogue key. */
 class PageError extends Error {

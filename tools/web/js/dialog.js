@@ -13,6 +13,16 @@ import { t, tOr } from './i18n.js';
 const SEAT_KINDS = ['human', 'engine', 'greedy', 'random'];
 /** The rule option that names a preset (`variants`: "`rules` is a preset"). */
 export const PRESET = 'rules';
+/** A computer seat's time per move when nobody said: ms. */
+const DEFAULT_MOVETIME = 1000;
+
+/**
+ * A seat of the page: `human` or `engine`, the computer's level (`search`, `greedy`, `random`:
+ * the engine's `Strategy`) and the search's time per move, ms.
+ */
+export function newSeat(kind, level = 'search', movetime = DEFAULT_MOVETIME) {
+  return { kind, level, movetime };
+}
 
 export class NewGameDialog {
   constructor(dialog, onStart) {
@@ -25,7 +35,7 @@ export class NewGameDialog {
     this.rulesBox = dialog.querySelector('#rules');
     this.seedInput = dialog.querySelector('#seed');
     this.seatChoice = ['human', 'engine', 'engine', 'engine', 'engine', 'engine'];
-    this.seatTime = [1000, 1000, 1000, 1000, 1000, 1000];
+    this.seatTime = new Array(6).fill(DEFAULT_MOVETIME);
     this.variantSel.addEventListener('change', () => this.variantChanged());
     this.playersSel.addEventListener('change', () => this.playersChanged());
     dialog.querySelector('#start').addEventListener('click', () => this.start());
@@ -295,8 +305,8 @@ export function newgameArgs(game) {
   return parts.join(' ');
 }
 
-/** A seat from the dialog's choice: {kind: 'human'|'engine', level: 'search'|'greedy'|'random', movetime}. */
+/** A seat from the dialog's choice (`human`, `engine` the search, `greedy`, `random`). */
 function seatOfChoice(choice, movetime) {
-  if (choice === 'human') return { kind: 'human', level: 'search', movetime };
-  return { kind: 'engine', level: choice === 'engine' ? 'search' : choice, movetime };
+  if (choice === 'human') return newSeat('human', 'search', movetime);
+  return newSeat('engine', choice === 'engine' ? 'search' : choice, movetime);
 }
