@@ -1786,9 +1786,11 @@ fn a_team_game_ends_in_words_from_the_human_seat() {
     no_console_errors(&browser);
 }
 
-/// The computer's levels: a simple computer plays `greedy`'s move at every one of its turns, a
-/// beginner the engine's `random` one; the strategy is set back to the search after each such
-/// move (hints and the review search); the saved line names the levels and loads them back.
+/// The computer's levels: a simple computer plays `greedy`'s move at every one of its turns (a
+/// judge engine set to greedy agrees), a beginner's `go` runs under `Strategy random` (its moves,
+/// random, are checked legal by the judge's replay); every weak `go` comes between its level's
+/// `setoption` and the one that sets the search back (hints and the review search); the saved
+/// line names the levels and loads them back.
 #[test]
 fn the_computer_plays_at_the_level_chosen() {
     let bridge = Bridge::start(&engine().display().to_string());
@@ -1841,13 +1843,19 @@ fn the_computer_plays_at_the_level_chosen() {
         .map(|l| l.split_once(' ').map_or(l, |(_, rest)| rest))
         .collect();
     assert!(sent.len() >= 6, "the page's recent options and searches: {sent:?}");
+    for level in ["greedy", "random"] {
+        assert!(sent.contains(&format!("setoption name Strategy value {level}").as_str()), "{sent:?}");
+    }
     for pair in sent.windows(2) {
         if pair[1].starts_with("go ") {
             assert!(
-                pair[0].starts_with("setoption name Strategy value g")
-                    || pair[0].starts_with("setoption name Strategy value r"),
-                "{sent:?}"
+                pair[0] == "setoption name Strategy value greedy"
+                    || pair[0] == "setoption name Strategy value random",
+                "each weak go after its level: {sent:?}"
             );
+        }
+        if pair[0].starts_with("go ") {
+            assert_eq!(pair[1], "setoption name Strategy value search", "the search set back: {sent:?}");
         }
     }
     assert_eq!(sent.last(), Some(&"setoption name Strategy value search"), "the search set back");
