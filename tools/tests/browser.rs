@@ -1679,6 +1679,11 @@ fn the_page_starts_in_the_browsers_language() {
     texts.sort();
     texts.dedup();
     assert!(n >= 3 && texts.len() == n, "a text of its own for each of the {n} variants");
+    // The refusal of the bad line is still up; a new game takes it away (it stayed over the game).
+    browser.keys(&[KEY_ESCAPE]);
+    assert_eq!(browser.js("return document.querySelector('#error-box').hidden"), Value::Bool(false));
+    start_game(&browser, "kids", &["human", "greedy"], "4");
+    assert_eq!(browser.js("return document.querySelector('#error-box').hidden"), Value::Bool(true));
 }
 
 /// Clicks "Start a new engine" and checks that the same game is back, at a human's turn to place.

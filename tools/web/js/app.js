@@ -197,12 +197,14 @@ function clearDialogErrors() {
 }
 for (const d of document.querySelectorAll('dialog')) d.addEventListener('close', clearDialogErrors);
 
-$('#error-dismiss').addEventListener('click', () => {
+/** Takes the red bar away: dismissed, or a new game or a loaded one has replaced what it was about. */
+function dismissError() {
   state.shownError = null;
   $('#error-box').hidden = true;
   $('#error').textContent = '';
   clearDialogErrors();
-});
+}
+$('#error-dismiss').addEventListener('click', dismissError);
 
 /** Runs one user action at a time; an error is shown, never thrown. */
 async function act(task) {
@@ -1177,6 +1179,7 @@ async function startGame(game) {
   await interrupt();
   await act(async () => {
     await call(`newgame ${newgameArgs(game)}`);
+    dismissError();
     state.seats = game.seats;
     state.lastMove = new Set();
     state.lastPlayed = null;
@@ -1266,6 +1269,7 @@ $('#load').addEventListener('click', async () => {
   await interrupt();
   await act(async () => {
     await call(`position ${saved.line}`);
+    dismissError();
     if (saved.seats) {
       state.seats = saved.seats;
       dialog.setSeats(saved.seats);
