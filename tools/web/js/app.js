@@ -20,7 +20,8 @@ const MAX_LINE = 65536;
 /**
  * The least time a weaker computer level (`greedy`, `random`: answered at once) takes for a
  * move, ms: its move does not land the instant the player's own went down, and a game of such
- * seats sends some 35 commands a second, not 200.
+ * seats sends about 34 commands a second, not about 175 (measured in a kids' game of a simple and a
+ * beginner computer, counting the page's WebSocket sends over a few seconds).
  */
 const WEAK_MOVE_MS = 300;
 
