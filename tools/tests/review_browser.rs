@@ -150,6 +150,12 @@ fn page_in_review_mode() -> (Bridge, Browser) {
     );
     browser.click("#cancel-new-game");
     browser.click("#review-enter");
+    // The panel opens once the page has interrupted whatever ran (asynchronously).
+    browser.wait_until(
+        "review mode shown",
+        "return !document.querySelector('#review-side').hidden",
+        Duration::from_secs(10),
+    );
     (bridge, browser)
 }
 

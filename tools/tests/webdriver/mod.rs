@@ -145,9 +145,11 @@ impl Browser {
     }
 
     /// Types into an input after clearing it, and checks that the input then holds the text.
+    /// Waits for the input to be shown first: a panel a click opens may still be hidden, and a
+    /// hidden input is "not interactable".
     pub fn type_into(&self, css: &str, text: &str) {
         for _ in 0..3 {
-            let el = self.wait_for(css);
+            let el = self.wait_for_shown(css);
             self.cmd("POST", &format!("/element/{}/clear", el.0), Some(json!({})));
             self.cmd("POST", &format!("/element/{}/value", el.0), Some(json!({ "text": text })));
             let now = self.cmd("GET", &format!("/element/{}/property/value", el.0), None);
@@ -161,6 +163,21 @@ impl Browser {
     /// Chooses an option of a `<select>` by clicking it.
     pub fn select(&self, css: &str, value: &str) {
         self.click(&format!("{css} option[value=\"{value}\"]"));
+    }
+
+    /// Waits for an element that is displayed, as WebDriver judges it (not hidden, not in a
+    /// closed `<details>`, of some size).
+    pub fn wait_for_shown(&self, css: &str) -> Element {
+        let until = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(el) = self.find(css) {
+                if self.cmd("GET", &format!("/element/{}/displayed", el.0), None) == json!(true) {
+                    return el;
+                }
+            }
+            assert!(Instant::now() < until, "no element {css} was shown");
+            thread::sleep(Duration::from_millis(20));
+        }
     }
 
     pub fn wait_for(&self, css: &str) -> Element {
