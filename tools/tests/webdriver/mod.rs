@@ -134,9 +134,9 @@ impl Browser {
         }
     }
 
-    /// Waits for an element and clicks it, as a pointer does.
+    /// Waits for an element to be shown and clicks it, as a pointer does.
     pub fn click(&self, css: &str) {
-        let el = self.wait_for(css);
+        let el = self.wait_for_shown(css);
         self.click_element(&el);
     }
 

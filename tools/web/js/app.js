@@ -979,12 +979,8 @@ function onInfo(line) {
   const k = Number(info.multipv || 1);
   state.infos.set(k, info);
   const best = state.infos.get(1) || info;
-  let text = t('engine.thinking', {
-    depth: best.depth,
-    margin: marginWords(best.score),
-    nodes: best.nodes,
-    time: best.time,
-  });
+  // In players' words: how much it has looked at, not the search's stage or its milliseconds.
+  let text = t('engine.thinking', { nodes: num(Number(best.nodes) || 0) });
   if (best.winprob !== undefined) text += ` · ${t('value.win', { win: num(Number(best.winprob) * 100, 0) })}`;
   $('#engine-info').textContent = text;
 }
