@@ -205,16 +205,12 @@ fn check_consistency(pos: &Position) -> Result<(), SetupError> {
     let geometry = pos.board.geometry();
     match rules.variant {
         Variant::Classic => {
-            let mut all = pos.bag;
-            for h in &pos.hands {
-                all.add_all(h);
-            }
-            let mut on_board = Tiles::empty();
-            for (_, v) in pos.board.tiles() {
-                on_board.add(v);
-            }
-            all.add_all(&on_board);
-            if all != Tiles::classic_bag() {
+            // Checked sums: the hands of a line may claim hundreds of tiles.
+            let on_board: Vec<u8> = pos.board.tiles().map(|(_, v)| v).collect();
+            let all = pos.hands.iter().try_fold(pos.bag, |all, hand| all.checked_sum(hand)).and_then(|all| {
+                Tiles::from_values(&on_board).and_then(|board| all.checked_sum(&board))
+            });
+            if all != Some(Tiles::classic_bag()) {
                 return Err(bad(
                     "bag",
                     "bag, hands and board must hold the 121 tiles (21 ones, 20 each of 2 to 6)",

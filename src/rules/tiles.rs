@@ -25,14 +25,12 @@ impl Tiles {
         Tiles { counts: [0, 21, 20, 20, 20, 20, 20] }
     }
 
-    /// The multiset of some values; `None` when a value is over 6.
+    /// The multiset of some values; `None` when a value is over 6 or occurs more than 255 times.
     pub fn from_values(values: &[u8]) -> Option<Tiles> {
         let mut tiles = Tiles::empty();
         for &v in values {
-            if usize::from(v) >= VALUES {
-                return None;
-            }
-            tiles.counts[usize::from(v)] += 1;
+            let count = tiles.counts.get_mut(usize::from(v))?;
+            *count = count.checked_add(1)?;
         }
         Some(tiles)
     }
@@ -85,6 +83,16 @@ impl Tiles {
         for (a, b) in self.counts.iter_mut().zip(&other.counts) {
             *a += b;
         }
+    }
+
+    /// The tiles of both, or `None` when a value would occur more than 255 times (as in tiles read
+    /// from a position line, which may claim any number).
+    pub fn checked_sum(&self, other: &Tiles) -> Option<Tiles> {
+        let mut sum = *self;
+        for (a, b) in sum.counts.iter_mut().zip(&other.counts) {
+            *a = a.checked_add(*b)?;
+        }
+        Some(sum)
     }
 
     /// Removes all tiles of another multiset, which must be contained here.
@@ -193,6 +201,17 @@ mod tests {
         let mut got: Vec<String> = small.sub_multisets(2).iter().map(|t| t.to_string()).collect();
         got.sort();
         assert_eq!(got, ["22", "25"]);
+    }
+
+    #[test]
+    fn counts_past_255_are_refused_not_wrapped() {
+        assert_eq!(Tiles::from_values(&[1; 255]).map(|t| t.count(1)), Some(255));
+        assert_eq!(Tiles::from_values(&[1; 256]), None, "256 ones");
+        assert_eq!(Tiles::from_values(&[7]), None, "no tile is worth 7");
+        let many = Tiles::from_values(&[1; 200]).unwrap();
+        assert_eq!(many.checked_sum(&Tiles::from_values(&[1; 55]).unwrap()).map(|t| t.count(1)), Some(255));
+        assert_eq!(many.checked_sum(&Tiles::from_values(&[1; 56]).unwrap()), None);
+        assert_eq!(many.checked_sum(&Tiles::classic_bag()).map(|t| t.len()), Some(321));
     }
 
     #[test]
