@@ -56,7 +56,7 @@ proptest! {
     #![proptest_config(ProptestConfig { max_shrink_iters: 8, ..common::proptest_config(24) })]
 
     /// Plays a game to its end, by the search's own moves, and searches every turn under random
-    /// limits: every search answers, with a move `place` accepts; a node limit gives the same
+    /// limits (depths to `u32::MAX`): every search answers, with a move `place` accepts; a node limit gives the same
     /// move twice.
     #[test]
     fn every_go_answers_under_node_and_depth_limits(
@@ -76,7 +76,12 @@ proptest! {
             }
             let limits = Limits {
                 nodes: Some(rng.random_range(1..=5_000)),
-                depth: rng.random_bool(0.7).then(|| rng.random_range(0..=3)),
+                // Now and then a depth past any game's length, up to the largest a line can ask
+                // (`2 * depth` once overflowed near the end of the game).
+                depth: rng.random_bool(0.7).then(|| match rng.random_range(0..10) {
+                    0 => rng.random_range(4..=u32::MAX),
+                    _ => rng.random_range(0..=3),
+                }),
                 ..Limits::default()
             };
             let options = SearchOptions { seed, ..SearchOptions::default() };

@@ -473,7 +473,7 @@ fn search_depth(pos: &Position, limits: &Limits) -> u32 {
 /// on to its end, which is cheap and exact.
 fn playout_depth(pos: &Position, depth: u32) -> u32 {
     let left = pos.turns_left_estimate().ceil() as u32;
-    if left <= 2 * depth {
+    if left <= depth.saturating_mul(2) {
         depth.max(left + 2)
     } else {
         depth
@@ -515,7 +515,6 @@ pub(crate) fn search(
         let how = Playouts { depth: playout_depth(pos, depth), seed, multipv, threads, lone: only.is_some() };
         playout_stage(&root, &mut cands, how, budget, on_info);
     }
-    log::debug!("search: {} nodes", budget.nodes());
     let best = &cands[0];
     Some(SearchResult {
         best: Move::new(best.placements.clone()),
