@@ -268,6 +268,25 @@ fn a_deep_perft_a_huge_legal_count_or_a_bench_stops_at_once_and_isready_answers_
     }
 }
 
+/// Two dice on the 25x25 board whose tiles need not touch have 388,752 moves: their listing (and
+/// `next`) runs off the engine's loop like any long job, so `isready` sent after it is answered
+/// first. (It once ran in the loop, as every two-tile listing does, for 135 ms in a release build.)
+#[test]
+fn a_two_tile_listing_of_hundreds_of_thousands_of_moves_does_not_hold_up_isready() {
+    for job in ["legal", "next"] {
+        let mut engine = Engine::spawn(&[]);
+        engine.send(b"newgame variant dice size=25 adjacent=off\ndraw 1 2\n");
+        assert_eq!(engine.response(PATIENCE), vec!["=", ""]);
+        assert_eq!(engine.response(PATIENCE), vec!["= 1 2", ""]);
+        engine.send(format!("1 {job}\n2 isready\n").as_bytes());
+        // The first line only: a listing in an assertion's message would be 4 MB long.
+        let first = engine.response(PATIENCE);
+        assert_eq!(first.first().map(String::as_str), Some("=2 readyok"), "{job}: answered first");
+        let listed = engine.response(PATIENCE);
+        assert!(listed[0].starts_with("=1 "), "{job}: {}", &listed[0]);
+    }
+}
+
 #[test]
 fn end_of_input_lets_a_limited_go_finish() {
     let mut engine = Engine::spawn(&[]);

@@ -27,6 +27,11 @@ pub enum Lane {
 /// The most tiles of a hand whose `legal` and `next` are short jobs ([`Job::is_small`]).
 pub const SMALL_HAND: usize = 2;
 
+/// The most legal moves of a short `legal` listing or `next` ([`Job::is_small`]). Two tiles have
+/// a few hundred moves on a board whose tiles must touch, but 388,752 on the dice game's 25x25
+/// board with `adjacent=off`, listed in about 135 ms (4.4 MB): not for the engine's own loop.
+pub const SMALL_MOVES: u64 = 10_000;
+
 /// A long-running command to run off the engine loop.
 #[derive(Debug)]
 pub struct Job {
@@ -85,14 +90,18 @@ impl Job {
         }
     }
 
-    /// Whether the job is known to be short: a `legal`, `legal count` or `next` for a hand of at
-    /// most [`SMALL_HAND`] tiles, whose moves number in the hundreds on any board and are listed in
-    /// well under a millisecond. A driver may run such a job in its own loop rather than off it:
-    /// `stop` and `isready` wait for it no longer than for any other line.
+    /// Whether the job is known to be short: a `legal count` for a hand of at most [`SMALL_HAND`]
+    /// tiles (counted without listing, in microseconds), and a `legal` or `next` for such a hand
+    /// with at most [`SMALL_MOVES`] legal moves (well under a millisecond; the count that tells is
+    /// the one just named). A driver may run such a job in its own loop rather than off it: `stop`
+    /// and `isready` wait for it no longer than for any other line.
     pub fn is_small(&self) -> bool {
+        let small_hand = |position: &Position| position.hand_to_move().len() <= SMALL_HAND;
+        let few_moves = |position: &Position| position.movegen().legal_count() <= SMALL_MOVES;
         match &self.kind {
-            JobKind::Legal { position, .. } | JobKind::Next { position, .. } => {
-                position.hand_to_move().len() <= SMALL_HAND
+            JobKind::Legal { position, count: true } => small_hand(position),
+            JobKind::Legal { position, count: false } | JobKind::Next { position, .. } => {
+                small_hand(position) && few_moves(position)
             }
             JobKind::Go { .. } | JobKind::Bench | JobKind::Perft { .. } => false,
         }
@@ -267,6 +276,34 @@ mod tests {
             Payload::Text(text) => text.lines().map(str::to_owned).collect(),
             other => panic!("a listing, not {other:?}"),
         }
+    }
+
+    /// A position of `variant` (with `options`) whose player to move holds `hand`.
+    fn holding(variant: crate::rules::Variant, options: &[(&str, &str)], hand: &[u8]) -> Position {
+        let rules = crate::rules::Rules::with_options(variant, 2, options.iter().copied()).expect("rules");
+        let mut position = Position::new(rules);
+        position.draw(hand).expect("a draw");
+        position
+    }
+
+    #[test]
+    fn two_tiles_are_a_short_job_unless_they_have_too_many_moves_to_list() {
+        use crate::rules::Variant::{Classic, Dice};
+        let kinds = |position: &Position| {
+            [
+                Job::legal(None, position.clone(), true),
+                Job::legal(None, position.clone(), false),
+                Job::next(None, position.clone(), Vec::new()),
+            ]
+            .map(|job| job.is_small())
+        };
+        let open = holding(Dice, &[("size", "25"), ("adjacent", "off")], &[1, 2]);
+        assert!(open.movegen().legal_count() > SMALL_MOVES);
+        assert_eq!(kinds(&open), [true, false, false], "only the count runs in the loop");
+        let touching = holding(Dice, &[("size", "25")], &[1, 2]);
+        assert!(touching.movegen().legal_count() <= SMALL_MOVES);
+        assert_eq!(kinds(&touching), [true, true, true]);
+        assert_eq!(kinds(&holding(Classic, &[], &[1, 2, 3])), [false, false, false], "three tiles");
     }
 
     #[test]
