@@ -207,9 +207,11 @@ fn check_consistency(pos: &Position) -> Result<(), SetupError> {
         Variant::Classic => {
             // Checked sums: the hands of a line may claim hundreds of tiles.
             let on_board: Vec<u8> = pos.board.tiles().map(|(_, v)| v).collect();
-            let all = pos.hands.iter().try_fold(pos.bag, |all, hand| all.checked_sum(hand)).and_then(|all| {
-                Tiles::from_values(&on_board).and_then(|board| all.checked_sum(&board))
-            });
+            let all = pos
+                .hands
+                .iter()
+                .try_fold(pos.bag, |all, hand| all.checked_sum(hand))
+                .and_then(|all| Tiles::from_values(&on_board).and_then(|board| all.checked_sum(&board)));
             if all != Some(Tiles::classic_bag()) {
                 return Err(bad(
                     "bag",
