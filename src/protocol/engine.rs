@@ -690,25 +690,53 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
         #[test]
+        /// Any sequence of lines, jobs included, is answered with one response each, never
+        /// `internal`. A `go nodes` job runs to its limit; every other job is stopped at once
+        /// (`perft`, `bench`, `go` with no limit).
+        /// The numbers at the edges of their types and the long hands are the inputs that once
+        /// overflowed (`go depth 3000000000`, a hand of 256 ones).
         fn the_engine_never_panics(lines in proptest::collection::vec(
             prop_oneof![
                 "[a-z_]{1,12}( [ -~]{0,30})?",
                 proptest::sample::select(vec![
-                    "draw", "legal", "undo", "score", "show", "position", "newgame variant dice",
+                    "draw", "legal", "legal count", "next", "undo", "score", "show", "position",
+                    "status", "history", "go", "go nodes 50", "go nodes 50 depth 3", "perft 2",
+                    "newgame variant dice",
                     "newgame variant kids", "newgame players 1 rounds=1", "place pass",
                 ]).prop_map(str::to_owned),
                 (0u8..10, 0u8..16, 0u16..17).prop_map(|(v, c, r)| {
                     format!("place {v}@{}{r}", char::from(b'a' + c))
                 }),
+                (
+                    proptest::sample::select(vec!["depth", "nodes", "movetime", "time", "inc", "movestogo"]),
+                    proptest::sample::select(vec![0u64, 1, 2_147_483_648, 4_294_967_295, u64::MAX]),
+                ).prop_map(|(key, n)| format!("go nodes 50 {key} {n}")),
+                (250usize..300, 0u8..7).prop_map(|(n, v)| format!(
+                    "position variant=dice players=2 turn=1 tomove=1 phase=draw board=1@f6 bag=- hands=-/{} sheets=none;none",
+                    v.to_string().repeat(n)
+                )),
             ],
             1..40,
         )) {
+            // A hand drawn, so that moves, `legal` and `go` have something to work on.
             let mut engine = Engine::with_seed(9);
+            reply(&mut engine, "draw");
             for line in lines {
-                if line.starts_with("perft") || line.starts_with("bench") || line.starts_with("go") {
-                    continue;
+                let answer = match parse_line(line.as_bytes()) {
+                    Line::Ignored => continue,
+                    Line::Request { id, command: Err(e) } => Response::failure(id, e.into()),
+                    Line::Request { id, command: Ok(command) } => match engine.execute(id, command) {
+                        Effect::Reply(r) => r,
+                        Effect::Start(job) => {
+                            let stop = AtomicBool::new(!line.starts_with("go nodes"));
+                            job.run(&stop, &mut |_| ())
+                        }
+                    },
                 }
-                let _ = reply(&mut engine, &line);
+                .to_string();
+                prop_assert!(answer.starts_with('=') || answer.starts_with('?'), "{line}: {answer}");
+                prop_assert!(answer.ends_with("\n\n"), "{line}: {answer}");
+                prop_assert!(!answer.starts_with("? internal"), "{line}: {answer}");
             }
         }
     }
