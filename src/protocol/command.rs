@@ -5,6 +5,10 @@
 
 use std::fmt;
 
+use thiserror::Error;
+
+use crate::rules::{Move, NotationError, OptionError as RuleError, Placement, Position, Rules, Variant};
+
 /// The request id a client may put before a command: 1 to 9 ASCII digits, echoed as written.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Id(String);
@@ -76,6 +80,30 @@ impl fmt::Display for RawMove {
     }
 }
 
+impl RawMove {
+    /// The move read against the board of `position` and the values of its game's tiles: the one
+    /// reading of a written move, for the engine and the tools that replay games alike.
+    ///
+    /// # Errors
+    /// A cell that is not on the board, or a value the game has no tile for.
+    pub fn resolve(&self, position: &Position) -> Result<Move, NotationError> {
+        let geometry = position.board().geometry();
+        match self {
+            RawMove::Pass => Ok(Move::pass()),
+            RawMove::Place(placements) => placements
+                .iter()
+                .map(|p| {
+                    let placement =
+                        Placement::from_parts(geometry, p.value, usize::from(p.column), usize::from(p.row))?;
+                    position.rules().check_tile(p.value)?;
+                    Ok(placement)
+                })
+                .collect::<Result<_, _>>()
+                .map(Move::new),
+        }
+    }
+}
+
 /// One token after `position startpos ... moves`: a draw or a move.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Token {
@@ -83,6 +111,19 @@ pub enum Token {
     Draw(Vec<u8>),
     /// A move, as for `place`.
     Move(RawMove),
+}
+
+impl fmt::Display for Token {
+    /// As written in a replay: `+35`, `+` (nothing drawn), `5@h8,6@h9`, `pass`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Token::Draw(values) => {
+                f.write_str("+")?;
+                values.iter().try_for_each(|v| write!(f, "{v}"))
+            }
+            Token::Move(raw) => write!(f, "{raw}"),
+        }
+    }
 }
 
 /// The arguments of `newgame` (also used by `position startpos`), as written.
@@ -96,6 +137,65 @@ pub struct NewGameArgs {
     pub seed: Option<u64>,
     /// `<rule>=<value>` options in the order written; later ones override earlier ones.
     pub rules: Vec<(String, String)>,
+}
+
+/// `position startpos [<newgame args>] [moves <tokens>]`: the command that replays a game, as the
+/// referee records it and the analyser replays it.
+pub fn replay_command(newgame_args: &str, tokens: &[String]) -> String {
+    let mut command = String::from("position startpos");
+    if !newgame_args.is_empty() {
+        command.push(' ');
+        command.push_str(newgame_args);
+    }
+    if !tokens.is_empty() {
+        command.push_str(" moves ");
+        command.push_str(&tokens.join(" "));
+    }
+    command
+}
+
+/// Why `newgame` arguments give no rules.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum NewGameError {
+    #[error("unknown variant '{0}': classic, dice or kids")]
+    Variant(String),
+    #[error(transparent)]
+    Rules(#[from] RuleError),
+}
+
+impl NewGameArgs {
+    /// The rules these arguments ask for: `classic` and two players unless they say otherwise,
+    /// then each `<rule>=<value>` in order.
+    ///
+    /// # Errors
+    /// An unknown variant, a player count or an option the rules refuse.
+    pub fn rules(&self) -> Result<Rules, NewGameError> {
+        let variant = match self.variant.as_deref() {
+            None => Variant::Classic,
+            Some(name) => Variant::parse(name).ok_or_else(|| NewGameError::Variant(name.to_owned()))?,
+        };
+        let options = self.rules.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+        Ok(Rules::with_options(variant, self.players.unwrap_or(2), options)?)
+    }
+}
+
+impl fmt::Display for NewGameArgs {
+    /// As `newgame` takes them, in the order `variant players seed <rule>=<value>...`; nothing
+    /// when none was given.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut words = Vec::new();
+        if let Some(v) = &self.variant {
+            words.push(format!("variant {v}"));
+        }
+        if let Some(p) = self.players {
+            words.push(format!("players {p}"));
+        }
+        if let Some(s) = self.seed {
+            words.push(format!("seed {s}"));
+        }
+        words.extend(self.rules.iter().map(|(k, v)| format!("{k}={v}")));
+        f.write_str(&words.join(" "))
+    }
 }
 
 /// The limits of a `go`, as written; all absent means the engine's default budget.
@@ -287,6 +387,7 @@ impl Command {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::parse::parse_command;
 
     #[test]
     fn id_accepts_one_to_nine_digits() {
@@ -313,5 +414,52 @@ mod tests {
         words.sort_unstable();
         words.dedup();
         assert_eq!(words.len(), Command::WORDS.len());
+    }
+
+    /// The `position startpos` command of `text`, parsed.
+    fn startpos(text: &str) -> (NewGameArgs, Vec<Token>) {
+        match parse_command(text) {
+            Ok(super::Command::Position(PositionArgs::StartPos { newgame, tokens })) => (newgame, tokens),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_replay_is_written_back_as_it_was_read() {
+        for text in [
+            "position startpos",
+            "position startpos variant kids players 3 seed 7 scoring=dots moves +05 0@e5,5@e6 + pass",
+            "position startpos moves +441 4@h8,1@h9,4@h10",
+            "position startpos players 4 teams=on must_place=maximal",
+        ] {
+            let (newgame, tokens) = startpos(text);
+            let tokens: Vec<String> = tokens.iter().map(Token::to_string).collect();
+            assert_eq!(replay_command(&newgame.to_string(), &tokens), text);
+        }
+    }
+
+    #[test]
+    fn newgame_arguments_give_the_rules_or_say_why_not() {
+        let rules = |text: &str| startpos(text).0.rules();
+        let classic = rules("position startpos").expect("the default");
+        assert_eq!((classic.variant, classic.players), (Variant::Classic, 2));
+        assert_eq!(rules("position startpos variant kids players 3").map(|r| r.players), Ok(3));
+        assert_eq!(rules("position startpos variant chess"), Err(NewGameError::Variant("chess".into())));
+        assert!(matches!(rules("position startpos players 3 teams=on"), Err(NewGameError::Rules(_))));
+    }
+
+    #[test]
+    fn a_written_move_is_read_against_the_board_and_the_tiles_of_its_game() {
+        let (newgame, _) = startpos("position startpos variant kids");
+        let position = Position::new(newgame.rules().expect("kids"));
+        let raw = |text: &str| match startpos(&format!("position startpos moves {text}")).1.pop() {
+            Some(Token::Move(raw)) => raw,
+            other => panic!("{text}: {other:?}"),
+        };
+        assert_eq!(raw("5@e5,0@e6").resolve(&position).map(|m| m.to_string()), Ok("5@e5,0@e6".into()));
+        assert_eq!(raw("pass").resolve(&position), Ok(Move::pass()));
+        let refused = |text: &str| raw(text).resolve(&position).map_err(|e| e.to_string()).unwrap_err();
+        assert_eq!(refused("6@e5"), "value 6 is not a tile of this game (0 to 5)");
+        assert_eq!(refused("1@k1"), "'k1' is not a cell of this board");
     }
 }

@@ -10,8 +10,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::rules::{
-    Cell, DrawError, Game, Move, MoveError, MoveScore, NotationError, Phase, Placement, Position, Rules,
-    SetupError, Status, Variant, MAX_UNDO,
+    Cell, DrawError, Game, Move, MoveError, MoveScore, NotationError, Phase, Position, Rules, SetupError,
+    Status, Variant, MAX_UNDO,
 };
 use crate::search::{Clock, Limits, Model, Watch};
 
@@ -96,41 +96,12 @@ fn entropy_rng() -> ChaCha8Rng {
 
 /// The rules that `newgame` arguments ask for.
 fn rules_of(args: &NewGameArgs) -> Result<Rules, Failure> {
-    let variant = match args.variant.as_deref() {
-        None => Variant::Classic,
-        Some(name) => Variant::parse(name).ok_or_else(|| {
-            Failure::new(
-                ErrorCode::InvalidArgument,
-                format!("unknown variant '{name}': classic, dice or kids"),
-            )
-        })?,
-    };
-    let options = args.rules.iter().map(|(k, v)| (k.as_str(), v.as_str()));
-    Rules::with_options(variant, args.players.unwrap_or(2), options)
-        .map_err(|e| fail(ErrorCode::InvalidArgument, e))
-}
-
-/// Reads a move as the parser left it against the board of `position` and the values of its tiles.
-fn move_on(position: &Position, raw: &RawMove) -> Result<Move, NotationError> {
-    let geometry = position.board().geometry();
-    match raw {
-        RawMove::Pass => Ok(Move::pass()),
-        RawMove::Place(placements) => placements
-            .iter()
-            .map(|p| {
-                let placement =
-                    Placement::from_parts(geometry, p.value, usize::from(p.column), usize::from(p.row))?;
-                position.rules().check_tile(p.value)?;
-                Ok(placement)
-            })
-            .collect::<Result<_, _>>()
-            .map(Move::new),
-    }
+    args.rules().map_err(|e| fail(ErrorCode::InvalidArgument, e))
 }
 
 /// Reads a move against the board of `position`.
 fn move_of(position: &Position, raw: &RawMove) -> Result<Move, Failure> {
-    move_on(position, raw).map_err(notation_failure)
+    raw.resolve(position).map_err(notation_failure)
 }
 
 /// What a move scores, as `place` and `score <move>` answer.
@@ -437,7 +408,7 @@ impl Engine {
             self.game.draw(values).map_err(draw_failure)?;
             values.to_vec()
         };
-        self.push_step(Step { token: draw_token(&drawn), rng: Some(Box::new(rng)) });
+        self.push_step(Step { token: Token::Draw(drawn).to_string(), rng: Some(Box::new(rng)) });
         Ok(hand_payload(self.game.position()))
     }
 
@@ -521,18 +492,13 @@ impl Engine {
     }
 }
 
-/// A draw as a token: `+` and the values.
-fn draw_token(values: &[u8]) -> String {
-    format!("+{}", values.iter().map(|v| v.to_string()).collect::<String>())
-}
-
 /// Replays draw and move tokens on `game`; returns it with the steps replayed.
 fn replay(mut game: Game, tokens: &[Token]) -> Result<(Game, Vec<Step>), Failure> {
     let mut steps = Vec::new();
     for (k, token) in tokens.iter().enumerate() {
         let played = match token {
-            Token::Draw(values) => game.draw(values).map(|_| draw_token(values)).map_err(|e| e.to_string()),
-            Token::Move(raw) => match move_on(game.position(), raw) {
+            Token::Draw(values) => game.draw(values).map(|_| token.to_string()).map_err(|e| e.to_string()),
+            Token::Move(raw) => match raw.resolve(game.position()) {
                 Ok(mv) => game.play(&mv).map(|_| mv.to_string()).map_err(|e| e.to_string()),
                 Err(e) => Err(e.to_string()),
             },
@@ -540,13 +506,9 @@ fn replay(mut game: Game, tokens: &[Token]) -> Result<(Game, Vec<Step>), Failure
         match played {
             Ok(token) => steps.push(Step { token, rng: None }),
             Err(why) => {
-                let shown = match token {
-                    Token::Draw(values) => draw_token(values),
-                    Token::Move(raw) => raw.to_string(),
-                };
                 return Err(Failure::new(
                     ErrorCode::InvalidPosition,
-                    format!("token {} '{shown}': {why}", k + 1),
+                    format!("token {} '{token}': {why}", k + 1),
                 ));
             }
         }

@@ -11,7 +11,10 @@ mod response;
 mod session;
 mod show;
 
-pub use command::{Command, GoArgs, Id, NewGameArgs, PositionArgs, RawMove, RawPlacement, Token};
+pub use command::{
+    replay_command, Command, GoArgs, Id, NewGameArgs, NewGameError, PositionArgs, RawMove, RawPlacement,
+    Token,
+};
 pub use engine::{Effect, Engine, PROTOCOL_VERSION};
 pub use input::{read_line, RawLine};
 pub use job::{Job, Lane, SMALL_HAND};

@@ -5,8 +5,8 @@
 
 use serde::Deserialize;
 use thiserror::Error;
-use zatre::protocol::{parse_command, Command, NewGameArgs, PositionArgs, RawMove, Token};
-use zatre::rules::{Move, Phase, Placement, Position, Rules, Variant};
+use zatre::protocol::{parse_command, replay_command, Command, PositionArgs, Token};
+use zatre::rules::{Move, Phase, Position, Rules};
 
 /// Why an input line is not a game that can be analysed.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -116,22 +116,19 @@ impl GameInput {
             }
             Err(e) => return Err(InputError::Syntax(e.to_string())),
         };
-        let rules = rules_of(&newgame)?;
+        let rules = newgame.rules().map_err(|e| InputError::Rules(e.to_string()))?;
         let mut position = Position::new(rules.clone());
         let mut written = Vec::with_capacity(tokens.len());
         let mut turns = Vec::new();
         for (k, token) in tokens.iter().enumerate() {
-            let text = match token {
-                Token::Draw(values) => draw_token(values),
-                Token::Move(raw) => raw.to_string(),
-            };
+            let text = token.to_string();
             let refused = |why: String| InputError::Token { index: k + 1, token: text.clone(), why };
             match token {
                 Token::Draw(values) => {
                     position.draw(values).map_err(|e| refused(e.to_string()))?;
                 }
                 Token::Move(raw) => {
-                    let mv = move_of(&position, raw).map_err(&refused)?;
+                    let mv = raw.resolve(&position).map_err(|e| refused(e.to_string()))?;
                     if position.phase() != Phase::Place {
                         let phase = position.phase().name();
                         return Err(refused(format!("a move where the game is in phase {phase}")));
@@ -156,7 +153,7 @@ impl GameInput {
         Ok(GameInput {
             line,
             source,
-            newgame_args: newgame_text(&newgame),
+            newgame_args: newgame.to_string(),
             tokens: written,
             rules,
             turns,
@@ -176,16 +173,7 @@ impl GameInput {
 
     /// `position startpos <args> moves <the first `count` tokens>`.
     fn replay_of(&self, count: usize) -> String {
-        let mut command = String::from("position startpos");
-        if !self.newgame_args.is_empty() {
-            command.push(' ');
-            command.push_str(&self.newgame_args);
-        }
-        if count > 0 {
-            command.push_str(" moves ");
-            command.push_str(&self.tokens[..count].join(" "));
-        }
-        command
+        replay_command(&self.newgame_args, &self.tokens[..count])
     }
 
     /// The engine that played a seat, when the input names it (records do).
@@ -194,57 +182,6 @@ impl GameInput {
             Source::Record { engines, .. } => engines.get(seat).map(String::as_str),
             Source::Position => None,
         }
-    }
-}
-
-/// The rules that `newgame` arguments ask for, as the engine makes them.
-fn rules_of(args: &NewGameArgs) -> Result<Rules, InputError> {
-    let variant = match args.variant.as_deref() {
-        None => Variant::Classic,
-        Some(name) => Variant::parse(name)
-            .ok_or_else(|| InputError::Rules(format!("unknown variant '{name}': classic, dice or kids")))?,
-    };
-    let options = args.rules.iter().map(|(k, v)| (k.as_str(), v.as_str()));
-    Rules::with_options(variant, args.players.unwrap_or(2), options)
-        .map_err(|e| InputError::Rules(e.to_string()))
-}
-
-/// The `newgame` arguments written back, in the order `variant players seed rule=value...`.
-fn newgame_text(args: &NewGameArgs) -> String {
-    let mut words = Vec::new();
-    if let Some(v) = &args.variant {
-        words.push(format!("variant {v}"));
-    }
-    if let Some(p) = args.players {
-        words.push(format!("players {p}"));
-    }
-    if let Some(s) = args.seed {
-        words.push(format!("seed {s}"));
-    }
-    words.extend(args.rules.iter().map(|(k, v)| format!("{k}={v}")));
-    words.join(" ")
-}
-
-/// A draw token: `+` and the values.
-fn draw_token(values: &[u8]) -> String {
-    let mut token = String::from("+");
-    for v in values {
-        token.push(char::from(b'0' + v));
-    }
-    token
-}
-
-/// A move as the parser left it, read against the board of `position`.
-fn move_of(position: &Position, raw: &RawMove) -> Result<Move, String> {
-    let geometry = position.board().geometry();
-    match raw {
-        RawMove::Pass => Ok(Move::pass()),
-        RawMove::Place(placements) => placements
-            .iter()
-            .map(|p| Placement::from_parts(geometry, p.value, usize::from(p.column), usize::from(p.row)))
-            .collect::<Result<Vec<_>, _>>()
-            .map(Move::new)
-            .map_err(|e| e.to_string()),
     }
 }
 
@@ -299,5 +236,9 @@ mod tests {
         );
         let message = err("position startpos moves 4@h8").to_string();
         assert!(message.starts_with("token 1 '4@h8': "), "{message}");
+        // A value the game has no tile for is refused for that, as the engine refuses it (the
+        // analyser's own reading of moves once said the hand held none).
+        let kids = err("position startpos variant kids moves +05 6@e5").to_string();
+        assert_eq!(kids, "token 2 '6@e5': value 6 is not a tile of this game (0 to 5)");
     }
 }

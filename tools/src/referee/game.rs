@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use zatre::protocol::{replay_command, Token};
 use zatre::rules::{Move, Phase, Position, Rules, Variant};
 use zatre::search::Foresight;
 
@@ -150,15 +151,6 @@ impl Dealer {
     }
 }
 
-/// A draw token: `+` and the values.
-fn draw_token(values: &[u8]) -> String {
-    let mut token = String::from("+");
-    for v in values {
-        token.push(char::from(b'0' + v));
-    }
-    token
-}
-
 /// One game to play.
 pub struct GameSpec<'a> {
     pub rules: &'a Rules,
@@ -263,7 +255,7 @@ pub fn play(spec: &GameSpec<'_>, slots: &mut Slots) -> Played {
     for (seat, &engine) in spec.seating.iter().enumerate() {
         if let Err(fault) = slots.request(engine, &newgame, spec.limits.command_timeout, false) {
             let slowest_go = vec![Duration::ZERO; spec.seating.len()];
-            let replay = replay_line(spec.newgame_args, &[]);
+            let replay = replay_command(spec.newgame_args, &[]);
             let end = End::Fault { seat, fault };
             played = Some(Played::of(
                 &Position::new(spec.rules.clone()),
@@ -284,7 +276,7 @@ pub fn play(spec: &GameSpec<'_>, slots: &mut Slots) -> Played {
             spec.newgame_args,
             started,
             |seat, position, _, tokens| {
-                let replay = replay_line(spec.newgame_args, tokens);
+                let replay = replay_command(spec.newgame_args, tokens);
                 ask_move(spec, &mut slots.borrow_mut(), spec.seating[seat], position, &replay)
             },
             |end| sync(spec, &mut slots.borrow_mut(), end),
@@ -352,7 +344,7 @@ fn deal_and_play_then(
         match position.phase() {
             Phase::Over => break,
             Phase::Draw => match dealer.deal(&mut position) {
-                Ok(values) => tokens.push(draw_token(&values)),
+                Ok(values) => tokens.push(Token::Draw(values).to_string()),
                 Err(message) => {
                     end = End::Aborted(message);
                     break;
@@ -385,16 +377,7 @@ fn deal_and_play_then(
             end = End::Fault { seat, fault };
         }
     }
-    Played::of(&position, end, replay_line(newgame_args, &tokens), moves, started.elapsed(), slowest)
-}
-
-/// `position startpos <newgame args> [moves <tokens>]`: the line that replays a game.
-fn replay_line(newgame_args: &str, tokens: &[String]) -> String {
-    if tokens.is_empty() {
-        format!("position startpos {newgame_args}")
-    } else {
-        format!("position startpos {newgame_args} moves {}", tokens.join(" "))
-    }
+    Played::of(&position, end, replay_command(newgame_args, &tokens), moves, started.elapsed(), slowest)
 }
 
 impl Played {
@@ -541,12 +524,6 @@ mod tests {
         }
         // Before the classic start draw the dealer knows nothing.
         assert_eq!(Dealer::new(1).foresight(&classic(), 8), None);
-    }
-
-    #[test]
-    fn draw_tokens() {
-        assert_eq!(draw_token(&[3, 4, 5]), "+345");
-        assert_eq!(draw_token(&[]), "+");
     }
 
     #[test]
