@@ -323,7 +323,12 @@ fn parse_bag(text: &str) -> Result<[u32; 6], NaiveError> {
     }
     let mut bag = [0; 6];
     for (slot, part) in bag.iter_mut().zip(parts) {
-        *slot = part.parse().map_err(|_| NaiveError::new(format!("bad bag count `{part}`")))?;
+        // At most the game's 21 of a value, so that adding the board and hands cannot overflow.
+        *slot = part
+            .parse()
+            .ok()
+            .filter(|&n| n <= 21)
+            .ok_or_else(|| NaiveError::new(format!("bad bag count `{part}` (0 to 21)")))?;
     }
     Ok(bag)
 }

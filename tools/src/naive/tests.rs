@@ -240,3 +240,20 @@ fn the_game_ends_by_rounds_and_then_perft_is_zero() {
     assert_eq!(perft(&after, 1), 0);
     assert_eq!(perft(&after, 0), 1);
 }
+
+#[test]
+fn a_bag_count_past_the_games_21_is_refused_not_overflowed() {
+    // The board and hands are added to the bag's counts: u32::MAX once overflowed there.
+    let line = |bag: &str| {
+        format!(
+            "variant=classic players=2 center_cross=scoring must_place=maximum forced_double=allow leftovers=de \
+             bonus=3,3,3,3,4,4,4,4,5,5,5,5,6 rounds=0 teams=off turn=2 tomove=2 phase=draw board=1@h8 bag={bag} \
+             hands=-/- sheets=none;none"
+        )
+    };
+    Position::parse(&line("20,20,20,20,20,20")).expect("a bag of 120 and one tile on the board");
+    for bag in ["4294967295,20,20,20,20,20", "22,20,20,20,20,20"] {
+        let e = Position::parse(&line(bag)).expect_err(bag).to_string();
+        assert!(e.contains("bad bag count"), "{bag}: {e}");
+    }
+}
