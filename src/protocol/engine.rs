@@ -534,6 +534,15 @@ mod tests {
         }
     }
 
+    /// The limits `help` states are the ones the engine keeps.
+    #[test]
+    fn help_states_the_limits_in_force() {
+        let help = HELP.join("\n");
+        assert!(help.contains(&format!("(the last {MAX_UNDO})")), "{help}");
+        let perft = format!("(depth 0 to {})", crate::protocol::MAX_PERFT_DEPTH);
+        assert!(help.contains(&perft), "{help}");
+    }
+
     #[test]
     fn a_failed_command_changes_nothing() {
         let mut engine = Engine::with_seed(1);

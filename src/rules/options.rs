@@ -504,11 +504,9 @@ impl Rules {
         Ok(rules)
     }
 
-    /// Sets one option.
-    ///
-    /// # Errors
-    /// An unknown option, a bad value or an option that does not belong to this variant.
-    pub fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
+    /// Sets one option. Private: only [`Rules::with_options`] sets options, and checks afterwards
+    /// what holds between them (teams need 4 or 6 players).
+    fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
         let option: RuleOption = key.parse().map_err(|_| OptionError::Unknown(key.to_string()))?;
         if !option.applies_to(self.variant) {
             return Err(OptionError::NotForVariant { key: key.to_string(), variant: self.variant });

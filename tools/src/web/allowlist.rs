@@ -180,12 +180,9 @@ fn go(args: &[&str], limits: &CommandLimits) -> Result<(), String> {
     }
 }
 
-/// A plain decimal number (no sign), if it fits.
+/// A number as the protocol writes it (digits only), if it fits.
 fn number(text: &str) -> Option<u64> {
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    text.parse().ok()
+    zatre::rules::parse_number(text)
 }
 
 /// Whether `token` is written like a move: `pass`, or placements `<value>@<cell>` joined by
