@@ -6,5 +6,6 @@ pub mod fit;
 pub mod jobs;
 pub mod naive;
 pub mod process_group;
+pub mod progress;
 pub mod referee;
 pub mod web;

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 use zatre_tools::analyse::{svg, Analyser, GameInput, GameReport, InputError};
 use zatre_tools::referee::Limits;
 
@@ -190,11 +190,7 @@ fn progress_bar(turns: u64) -> ProgressBar {
     if !io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
-    let bar = ProgressBar::with_draw_target(Some(turns), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} turns {msg} (eta {eta})") {
-        bar.set_style(style);
-    }
-    bar
+    zatre_tools::progress::bar(turns, "{bar:40} {pos}/{len} turns {msg} (eta {eta})")
 }
 
 /// `zatre` beside this executable, quoted for `sh -c`.

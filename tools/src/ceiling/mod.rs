@@ -32,7 +32,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 use serde::{Deserialize, Serialize};
 use zatre::rules::Rules;
 use zatre::search::Limits;
@@ -175,10 +175,5 @@ fn progress_bar(shown: bool, games: usize) -> Option<ProgressBar> {
     if !shown {
         return None;
     }
-    let bar = ProgressBar::with_draw_target(Some(games as u64), ProgressDrawTarget::stderr());
-    // The template is a constant known to parse; fall back to the default style if it did not.
-    let style = ProgressStyle::with_template("{bar:30} {pos}/{len} games, eta {eta}")
-        .unwrap_or_else(|_| ProgressStyle::default_bar());
-    bar.set_style(style);
-    Some(bar)
+    Some(crate::progress::bar(games as u64, "{bar:30} {pos}/{len} games, eta {eta}"))
 }

@@ -10,7 +10,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 use zatre::rules::{Rules, Variant};
 
 use super::engine_process::Fault;
@@ -269,12 +269,7 @@ fn progress_bar(config: &MatchConfig, games: usize) -> Option<ProgressBar> {
     if !config.progress {
         return None;
     }
-    let bar = ProgressBar::with_draw_target(Some(games as u64), ProgressDrawTarget::stderr());
-    // The template is a constant known to parse; fall back to the default style if it did not.
-    let style = ProgressStyle::with_template("{bar:30} {pos}/{len} games, {msg}, eta {eta}")
-        .unwrap_or_else(|_| ProgressStyle::default_bar());
-    bar.set_style(style);
-    Some(bar)
+    Some(crate::progress::bar(games as u64, "{bar:30} {pos}/{len} games, {msg}, eta {eta}"))
 }
 
 /// `engine 1: W-D-L (rate%)` so far.

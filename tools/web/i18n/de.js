@@ -12,7 +12,7 @@ export default {
   'button.dismiss': 'Schließen',
   'button.draw': 'Ziehen',
   'button.draw.rolled': 'Würfeln',
-  'button.submit': 'Zug bestätigen',
+  'button.submit': 'Zug beenden',
   'button.takeBack': 'Zurücknehmen',
   'button.takeBack.rolled': 'Zurücknehmen',
   'button.pass': 'Passen',
@@ -83,9 +83,9 @@ export default {
   'move.pick.rolled': 'Wähle eine Zahl deines Wurfs, dann ein hervorgehobenes Feld.',
   'move.noFit': 'Kein Stein passt, du musst passen.',
   'move.noFit.rolled': 'Keine Zahl passt, du musst passen.',
-  'move.legalMore': 'Gültiger Zug: Du kannst ihn bestätigen oder weitere Steine anlegen.',
-  'move.legalMore.rolled': 'Gültiger Zug: Du kannst ihn bestätigen oder eine weitere Zahl eintragen.',
-  'move.legal': 'Gültiger Zug: Du kannst ihn bestätigen.',
+  'move.legalMore': 'Der Zug ist gültig: Du kannst ihn beenden oder weitere Steine anlegen.',
+  'move.legalMore.rolled': 'Der Zug ist gültig: Du kannst ihn beenden oder eine weitere Zahl eintragen.',
+  'move.legal': 'Der Zug ist gültig: Du kannst ihn beenden.',
   'move.incomplete': 'Noch kein vollständiger Zug: weitere Steine anlegen.',
   'move.incomplete.rolled': 'Noch kein vollständiger Zug: eine weitere Zahl eintragen.',
   'move.placement': '{value} auf {cell}',
@@ -285,7 +285,7 @@ export default {
   'help.keys':
     'Mit Tab erreichst du den Spielplan als einen Halt; die Pfeiltasten gehen von Feld zu Feld, Pos1 und Ende an die Enden einer Reihe.\n' +
     'Die Zifferntasten wählen einen Stein mit dieser Augenzahl (die Kinderwürfel: 0 bis 5); Eingabe oder Leertaste legt ihn auf das Feld oder wählt einen Stein, auf dem der Fokus steht.\n' +
-    'Escape legt den gewählten Stein zurück oder nimmt den letzten Stein dieses Zugs zurück. Dann mit Tab zu „Zug bestätigen“ und Eingabe drücken.',
+    'Escape legt den gewählten Stein zurück oder nimmt den letzten Stein dieses Zugs zurück. Dann mit Tab zu „Zug beenden“ und Eingabe drücken.',
 
   // Review mode (issue 28, js/review.js).
   'review.button': 'Analyse',
