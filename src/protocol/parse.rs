@@ -391,61 +391,57 @@ fn go_args(mut i: &str) -> PResult<'_, GoArgs> {
         }
         let at = i;
         let (rest, _) = space1(i)?;
-        if let Ok((rest, _)) = keyword("movetime").parse(rest) {
-            once(&args.movetime, "movetime", at)?;
-            let (rest, n) = arg("milliseconds", number::<u64>("movetime")).parse(rest)?;
-            args.movetime = Some(n);
-            i = rest;
-        } else if let Ok((rest, _)) = keyword("nodes").parse(rest) {
-            once(&args.nodes, "nodes", at)?;
-            let (rest, n) = arg("a node count", number::<u64>("nodes")).parse(rest)?;
-            args.nodes = Some(n);
-            i = rest;
-        } else if let Ok((rest, _)) = keyword("depth").parse(rest) {
-            once(&args.depth, "depth", at)?;
-            let (rest, n) = arg("a depth", number::<u32>("depth")).parse(rest)?;
-            args.depth = Some(n);
-            i = rest;
-        } else if let Ok((rest, _)) = keyword("infinite").parse(rest) {
-            once(&args.infinite.then_some(()), "infinite", at)?;
-            args.infinite = true;
-            i = rest;
-        } else if let Ok((rest, _)) = keyword("time").parse(rest) {
-            once(&args.time, "time", at)?;
-            let (rest, n) = arg("milliseconds", number::<u64>("time")).parse(rest)?;
-            args.time = Some(n);
-            i = rest;
-        } else if let Ok((rest, _)) = keyword("inc").parse(rest) {
-            once(&args.inc, "inc", at)?;
-            let (rest, n) = arg("milliseconds", number::<u64>("inc")).parse(rest)?;
-            args.inc = Some(n);
-            i = rest;
-        } else if let Ok((rest, _)) = keyword("movestogo").parse(rest) {
-            once(&args.movestogo, "movestogo", at)?;
-            let (rest, n) = arg("a number of moves", number::<u32>("movestogo")).parse(rest)?;
-            args.movestogo = Some(n);
-            i = rest;
-        } else if let Ok((mut rest, _)) = keyword("searchmoves").parse(rest) {
-            // The moves run to the end of the line.
-            let (r, first) = arg("a move", raw_move).parse(rest)?;
-            let mut moves = vec![first];
-            rest = r;
-            while eof::<_, Problem>(rest).is_err() {
-                let (r, mv) = arg("a move", raw_move).parse(rest)?;
-                moves.push(mv);
-                rest = r;
+        // No word at all (blanks at the end) falls to the error of an unknown one.
+        let (rest, word) = token(rest).unwrap_or((rest, ""));
+        i = match word {
+            "movetime" => go_number(rest, at, &mut args.movetime, "movetime", "milliseconds")?,
+            "nodes" => go_number(rest, at, &mut args.nodes, "nodes", "a node count")?,
+            "depth" => go_number(rest, at, &mut args.depth, "depth", "a depth")?,
+            "time" => go_number(rest, at, &mut args.time, "time", "milliseconds")?,
+            "inc" => go_number(rest, at, &mut args.inc, "inc", "milliseconds")?,
+            "movestogo" => go_number(rest, at, &mut args.movestogo, "movestogo", "a number of moves")?,
+            "infinite" => {
+                once(&args.infinite.then_some(()), "infinite", at)?;
+                args.infinite = true;
+                rest
             }
-            args.searchmoves = moves;
-            i = rest;
-        } else {
-            return Err(Err::Failure(Problem::new(
-                at,
-                ProblemKind::Expected(
-                    "movetime, nodes, depth, infinite, time, inc, movestogo or searchmoves",
-                ),
-            )));
-        }
+            "searchmoves" => {
+                // The moves run to the end of the line.
+                let (mut rest, first) = arg("a move", raw_move).parse(rest)?;
+                let mut moves = vec![first];
+                while eof::<_, Problem>(rest).is_err() {
+                    let (r, mv) = arg("a move", raw_move).parse(rest)?;
+                    moves.push(mv);
+                    rest = r;
+                }
+                args.searchmoves = moves;
+                rest
+            }
+            _ => {
+                return Err(Err::Failure(Problem::new(
+                    at,
+                    ProblemKind::Expected(
+                        "movetime, nodes, depth, infinite, time, inc, movestogo or searchmoves",
+                    ),
+                )))
+            }
+        };
     }
+}
+
+/// The number after a `go` keyword (`what` it is, for the error), into its `slot` (`word` given
+/// once); the input after it.
+fn go_number<'a, T: std::str::FromStr>(
+    rest: &'a str,
+    at: &'a str,
+    slot: &mut Option<T>,
+    word: &'static str,
+    what: &'static str,
+) -> Result<&'a str, Err<Problem<'a>>> {
+    once(slot, word, at)?;
+    let (rest, n) = arg(what, number::<T>(word)).parse(rest)?;
+    *slot = Some(n);
+    Ok(rest)
 }
 
 fn setoption_args(i: &str) -> PResult<'_, Command> {
