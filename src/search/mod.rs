@@ -172,6 +172,26 @@ pub struct Info {
     pub pv: Vec<Move>,
 }
 
+impl Info {
+    /// The report of `mv`, ranked `rank` (0: the best), valued `score` exactly (no playout), at
+    /// `depth` after `nodes` in `elapsed`.
+    fn exact(depth: u32, nodes: u64, elapsed: Duration, rank: usize, mv: Move, score: f64) -> Info {
+        let time_ms = elapsed.as_millis() as u64;
+        Info {
+            depth,
+            nodes,
+            nps: nodes * 1000 / time_ms.max(1),
+            time_ms,
+            multipv: rank + 1,
+            score,
+            std_error: 0.0,
+            winprob: None,
+            samples: 0,
+            pv: vec![mv],
+        }
+    }
+}
+
 /// What a search found: the move to play.
 #[derive(Clone, Debug)]
 pub struct SearchResult {
@@ -260,20 +280,8 @@ fn report_moves(
     moves: &[(Move, f64)],
     on_info: &mut dyn FnMut(&Info),
 ) {
-    let time_ms = elapsed.as_millis() as u64;
     for (rank, (mv, score)) in moves.iter().enumerate() {
-        on_info(&Info {
-            depth,
-            nodes,
-            nps: nodes * 1000 / time_ms.max(1),
-            time_ms,
-            multipv: rank + 1,
-            score: *score,
-            std_error: 0.0,
-            winprob: None,
-            samples: 0,
-            pv: vec![mv.clone()],
-        });
+        on_info(&Info::exact(depth, nodes, elapsed, rank, mv.clone(), *score));
     }
 }
 

@@ -662,20 +662,14 @@ fn report(
     budget: &Budget<'_>,
     on_info: &mut dyn FnMut(&Info),
 ) {
-    let nodes = budget.nodes();
-    let time_ms = budget.elapsed().as_millis() as u64;
+    let (nodes, elapsed) = (budget.nodes(), budget.elapsed());
     for (rank, cand) in cands.iter().take(multipv).enumerate() {
+        let mv = Move::new(cand.placements.clone());
         on_info(&Info {
-            depth,
-            nodes,
-            nps: nodes * 1000 / time_ms.max(1),
-            time_ms,
-            multipv: rank + 1,
-            score: cand.value(),
             std_error: cand.std_error(),
             winprob: cand.winprob(),
             samples: cand.n,
-            pv: vec![Move::new(cand.placements.clone())],
+            ..Info::exact(depth, nodes, elapsed, rank, mv, cand.value())
         });
     }
 }
