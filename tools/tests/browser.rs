@@ -592,6 +592,33 @@ fn the_page_shows_a_refusal_and_restarts_a_crashed_engine() {
     let new_pid = std::fs::read_to_string(&pid_file).expect("the engine's pid").trim().to_string();
     assert_ne!(new_pid, pid, "a new engine process");
 
+    // It dies under an open dialog, whose backdrop hides the banner: the dialog says so, with a
+    // button of its own that reconnects, and a screen reader hears it.
+    browser.click("#save-load");
+    assert!(Command::new("kill").args(["-KILL", &new_pid]).status().expect("kill runs").success());
+    closed_with(&browser, "4001");
+    let said = browser.wait_until(
+        "the dialog says it",
+        "const e = document.querySelector('#save-dialog .dialog-error'); return !e.hidden && e.textContent",
+        Duration::from_secs(10),
+    );
+    assert!(said.as_str().is_some_and(|t| t.contains("killed by")), "{said}");
+    let heard = browser.js("return zatreSaid().join(' | ')");
+    assert!(heard.as_str().is_some_and(|t| t.contains("killed by")), "announced: {heard}");
+    browser.click("#save-dialog .dialog-error button");
+    browser.wait_until(
+        "reconnected under the dialog",
+        "return document.querySelector('#connection').hidden && document.querySelector('#save-dialog .dialog-error').hidden",
+        Duration::from_secs(30),
+    );
+    browser.click("#close-save");
+    browser.wait_until(
+        "the turn back",
+        "return document.body.dataset.turn === 'place'",
+        Duration::from_secs(30),
+    );
+    assert_eq!(shown(&browser).history, before.history, "the same game on a third engine");
+
     // An error response is shown with its message, and nothing changes.
     // The sentence chosen by the error's code, with the engine's own message beside it.
     let sentence = load_a_bad_line(&browser);
@@ -1686,6 +1713,27 @@ fn the_page_starts_in_the_browsers_language() {
     assert_eq!(browser.js("return document.querySelector('#error-box').hidden"), Value::Bool(false));
     start_game(&browser, "kids", &["human", "greedy"], "4");
     assert_eq!(browser.js("return document.querySelector('#error-box').hidden"), Value::Bool(true));
+}
+
+/// Undo back past the computer's first move leaves the computer to move: it plays again and the
+/// page comes back to the human (the page once stayed at the computer's draw, every button off).
+#[test]
+fn undo_to_the_computers_first_turn_lets_it_play_again() {
+    let bridge = Bridge::start(&engine().display().to_string());
+    let browser = Browser::start();
+    browser.goto(&bridge.url);
+    start_game(&browser, "kids", &["engine", "human"], "3");
+    wait_human_place(&browser);
+    browser.click("#undo");
+    browser.wait_until(
+        "the computer asked to move again after the undo",
+        "const log = zatreLog(); return log.includes(' undo') && log.lastIndexOf(' go') > log.lastIndexOf(' undo')",
+        Duration::from_secs(30),
+    );
+    wait_human_place(&browser);
+    let turn = browser.js("return document.querySelector('#status').textContent");
+    assert!(turn.as_str().is_some_and(|t| t.contains("turn 2 tomove 2")), "{turn}");
+    no_console_errors(&browser);
 }
 
 /// Clicks "Reconnect and go on" and checks that the same game is back, at a human's turn to place.

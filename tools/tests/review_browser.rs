@@ -173,6 +173,9 @@ fn a_recorded_game_is_reviewed_in_the_page() {
     std::fs::write(&file, format!("{record}\n")).expect("the record is written");
 
     let (_bridge, browser) = page_in_review_mode();
+    // The engine is the review's: New game and Save/Load wait for Close review.
+    let off = "return ['#new-game', '#save-load'].map(s => document.querySelector(s).disabled)";
+    assert_eq!(browser.js(off), serde_json::json!([true, true]), "in review mode");
     // Input that is not a game is refused with the reason.
     for (bad, says) in [("hello", "position startpos"), ("{\"game\":1}", "replay")] {
         browser.type_into("#review-input", bad);
@@ -378,6 +381,11 @@ fn a_recorded_game_is_reviewed_in_the_page() {
         "return document.querySelector('#review').hidden",
         Duration::from_secs(20),
     );
+    browser.wait_until(
+        "New game and Save/Load back",
+        "return ['#new-game', '#save-load'].every(s => !document.querySelector(s).disabled)",
+        Duration::from_secs(20),
+    );
     browser.click("#save-load");
     browser.js(&format!(
         "document.querySelector('#load-line').value = {}; return true",
@@ -399,6 +407,70 @@ fn a_recorded_game_is_reviewed_in_the_page() {
         browser.js("return document.querySelectorAll('#review-table tr[data-turn]').length"),
         Value::from(2 * ROUNDS)
     );
+    no_page_error(&browser);
+}
+
+/// A whole classic game, every move the first legal one: its `position startpos` line and its
+/// number of moves.
+fn a_whole_game() -> (String, usize) {
+    let mut position = Position::new(Rules::new(Variant::Classic, 2).expect("classic rules"));
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut tokens: Vec<String> = Vec::new();
+    let mut moves = 0;
+    while position.phase() != Phase::Over {
+        if position.phase() == Phase::Draw {
+            let values = position.draw_random(&mut rng).expect("the bag has tiles");
+            tokens.push(format!("+{}", values.iter().map(u8::to_string).collect::<String>()));
+        } else {
+            let mv = position.movegen().legal_moves().into_iter().next().expect("a legal move");
+            position.play(&mv).expect("a generated move is legal");
+            tokens.push(mv.to_string());
+            moves += 1;
+        }
+    }
+    (format!("position startpos moves {}", tokens.join(" ")), moves)
+}
+
+/// Opening a whole game asks the engine some five commands a move, as fast as they are answered:
+/// the page paces them to 200 a second, so a bridge that allows 210 keeps it (it closed such a
+/// page with 4007, too many commands a second). A second click on Open while it loads is not a
+/// second replay.
+#[test]
+fn a_whole_game_opens_in_review_paced_under_the_bridges_limit() {
+    let (line, moves) = a_whole_game();
+    assert!(moves * 5 > 250, "a game long enough to pass the limit unpaced: {moves} moves");
+    let bridge = Bridge::start_with(&engine().display().to_string(), &["--max-commands-per-second", "210"]);
+    let browser = Browser::start();
+    browser.set_viewport(1280, 720);
+    browser.goto(&bridge.url);
+    browser.wait_until(
+        "the engine connected",
+        "return !document.querySelector('#review-enter').disabled && document.querySelector('#new-game-dialog').open",
+        Duration::from_secs(20),
+    );
+    browser.click("#cancel-new-game");
+    browser.click("#review-enter");
+    browser.wait_until(
+        "review mode shown",
+        "return !document.querySelector('#review-side').hidden",
+        Duration::from_secs(10),
+    );
+    browser.js(&format!(
+        "document.querySelector('#review-input').value = {}; return true",
+        serde_json::to_string(&line).expect("JSON")
+    ));
+    let held =
+        browser.js("const b = document.querySelector('#review-open-text'); b.click(); return b.disabled");
+    assert_eq!(held, Value::Bool(true), "Open waits while the game loads");
+    // Replayed, or closed (then the banner says why).
+    let rows = browser.wait_until(
+        "the game replayed",
+        "const c = document.querySelector('#connection'); \
+         return document.querySelectorAll('#review-table tr[data-turn]').length || (!c.hidden && c.textContent) || null",
+        Duration::from_secs(120),
+    );
+    assert_eq!(rows, Value::from(moves), "a row per move, still connected");
+    assert_eq!(browser.js("return document.querySelector('#review-open-text').disabled"), Value::Bool(false));
     no_page_error(&browser);
 }
 

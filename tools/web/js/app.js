@@ -201,9 +201,11 @@ for (const d of document.querySelectorAll('dialog')) d.addEventListener('close',
 /** Takes the red bar away: dismissed, or a new game or a loaded one has replaced what it was about. */
 function dismissError() {
   state.shownError = null;
+  const hadFocus = $('#error-box').contains(document.activeElement);
   $('#error-box').hidden = true;
   $('#error').textContent = '';
   clearDialogErrors();
+  if (hadFocus) restoreFocus();
 }
 $('#error-dismiss').addEventListener('click', dismissError);
 
@@ -246,7 +248,7 @@ function restoreFocus() {
     const tile = $('#hand [data-hand-tile]');
     if (tile) tile.focus();
     else board.focus();
-  } else if (last.closest && (last.closest('#side') || last.closest('#board') || last.closest('dialog'))) {
+  } else if (last.closest && last.closest('#side, #board, dialog, #review-side, #connection, #error-box')) {
     board.focus();
   }
 }
@@ -278,9 +280,12 @@ async function connect() {
   state.multipv = 1;
   const version = (await call('protocol_version'))[0];
   if (Number(version) < 2) throw new PageError('error.version');
-  state.variants = P.variants(await call('variants'));
-  dialog.setVariants(state.variants, await readPresets(state.variants));
-  renderHelp();
+  // Once: a reconnect keeps the dialog's choices (the engine behind the bridge is the same).
+  if (!state.variants.length) {
+    state.variants = P.variants(await call('variants'));
+    dialog.setVariants(state.variants, await readPresets(state.variants));
+    renderHelp();
+  }
 }
 
 /**
@@ -324,6 +329,20 @@ function onClose({ code, reason, opened }) {
   $('#connection').hidden = false;
   $('#connection').dataset.code = String(code);
   $('#turn-line').textContent = t('turn.noEngine');
+  $('#engine-info').textContent = '';
+  say($('#connection-text').textContent, true);
+  // The banner is under a modal dialog's backdrop: the open dialog says it, with its own button.
+  const inDialog = document.querySelector('dialog[open] .dialog-error');
+  if (inDialog) {
+    const sentence = document.createElement('span');
+    sentence.textContent = $('#connection-text').textContent;
+    const again = document.createElement('button');
+    again.type = 'button';
+    again.textContent = t('button.reconnect');
+    again.addEventListener('click', () => $('#reconnect').click());
+    inDialog.replaceChildren(sentence, ' ', again);
+    inDialog.hidden = false;
+  }
   updateButtons();
 }
 
@@ -332,7 +351,10 @@ function onClose({ code, reason, opened }) {
 $('#reconnect').addEventListener('click', () =>
   act(async () => {
     const restore = state.history;
+    // Back from a review too: the new engine takes up the game on the board.
+    if (reviewOpen()) review.abandon();
     await connect();
+    clearDialogErrors();
     if (restore) {
       await call(`position ${restore}`);
     }
@@ -649,8 +671,9 @@ function updateButtons() {
   const live = state.connected && !state.busy;
   const human = live && moverIsHuman();
   const place = human && s && s.phase === 'place';
-  $('#new-game').disabled = !state.connected;
-  $('#save-load').disabled = !state.connected;
+  // In review mode the engine is the review's: its game comes back with Close review.
+  $('#new-game').disabled = !state.connected || reviewOpen();
+  $('#save-load').disabled = !state.connected || reviewOpen();
   $('#draw').disabled = !(human && s.phase === 'draw');
   $('#submit').disabled = !(place && state.pending.length > 0 && state.next && state.next.complete === 'yes');
   $('#take-back').disabled = !(place && state.pending.length > 0);
@@ -884,7 +907,7 @@ $('#undo').addEventListener('click', () =>
       await startTurn();
       sayTurn();
     }
-  }),
+  }).then(() => advance()),
 );
 
 $('#show-hidden').addEventListener('change', () => render());
@@ -1022,11 +1045,11 @@ async function seatMove(seat) {
 async function stopThinking() {
   const going = state.thinking;
   if (!going) return;
-  await state.engine.request('stop');
   try {
+    await state.engine.request('stop');
     await going;
   } catch {
-    // its result is not wanted
+    // Its result is not wanted; a closed connection ends the search by itself.
   }
 }
 
@@ -1127,7 +1150,8 @@ async function advance() {
   const gen = state.generation;
   while (gen === state.generation && state.connected && !state.busy) {
     const s = state.status;
-    if (!s || s.phase === 'over' || $('#new-game-dialog').open) return;
+    // A review owns the engine; a New game or Save/Load dialog resumes play when it closes.
+    if (!s || s.phase === 'over' || reviewOpen() || $('#new-game-dialog').open || $('#save-dialog').open) return;
     const seat = seatOf(s.tomove);
     let progressed = false;
     await act(async () => {
@@ -1343,11 +1367,25 @@ const review = new Review({
   showError: (e) => showError(e && e.key && !(e instanceof Error) ? new PageError(e.key) : e),
   leave: () =>
     act(async () => {
+      if (!state.connected) {
+        // The banner's Reconnect brings the game back; until then the board shows it as it was.
+        board.build(state.geometry);
+        applyZoom();
+        render();
+        return;
+      }
       await call(state.history ? `position ${state.history}` : 'newgame');
       await loadBoard();
       await refresh();
     }).then(() => advance()),
+  shown: () => updateButtons(),
 });
+
+/** Whether review mode is open (it owns the engine meanwhile). Read from the page, as Review.show
+ * marks it: buttons are updated before the review above exists. */
+function reviewOpen() {
+  return document.body.classList.contains('reviewing');
+}
 exposeReview(review);
 
 /** The game on the board as a line the review reads. */

@@ -28,6 +28,13 @@ export class ConnectionClosed extends Error {
  */
 export const CLOSE_CODES = [4001, 4002, 4003, 4004, 4005, 4006, 4007, 4008, 4009, 4010];
 
+/**
+ * The most commands the page sends in any second; more wait their turn. The bridge closes a page
+ * that sends more than its `--max-commands-per-second` (300 by default, 4007), and a review's
+ * replay of a long game asks some five commands a move as fast as they are answered.
+ */
+export const MOST_PER_SECOND = 200;
+
 export class EngineClient extends EventTarget {
   constructor(url) {
     super();
@@ -37,6 +44,9 @@ export class EngineClient extends EventTarget {
     this.pending = new Map(); // id -> {resolve, reject, command}
     this.current = null; // the response being read: {id, ok, lines}
     this.closed = false;
+    this.outbox = []; // lines waiting for the pace, oldest first
+    this.sentAt = []; // when the lines of the last second went, oldest first (ms)
+    this.paceTimer = null;
   }
 
   /** Opens the socket; resolves when it is open. */
@@ -75,9 +85,29 @@ export class EngineClient extends EventTarget {
     const id = String(this.nextId++);
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, command });
-      this.dispatchEvent(new CustomEvent('sent', { detail: `${id} ${command}` }));
-      this.socket.send(`${id} ${command}`);
+      this.outbox.push(`${id} ${command}`);
+      this.send();
     });
+  }
+
+  /** Sends what waits, at most MOST_PER_SECOND lines in any second, in order. */
+  send() {
+    if (this.paceTimer) return;
+    while (this.outbox.length && !this.closed) {
+      const now = performance.now();
+      while (this.sentAt.length && now - this.sentAt[0] >= 1000) this.sentAt.shift();
+      if (this.sentAt.length >= MOST_PER_SECOND) {
+        this.paceTimer = setTimeout(() => {
+          this.paceTimer = null;
+          this.send();
+        }, 1000 - (now - this.sentAt[0]) + 1);
+        return;
+      }
+      const line = this.outbox.shift();
+      this.sentAt.push(now);
+      this.dispatchEvent(new CustomEvent('sent', { detail: line }));
+      this.socket.send(line);
+    }
   }
 
   /** Like `request`, but a `?` response throws an EngineError; resolves with the payload lines. */

@@ -174,10 +174,14 @@ function svgEl(tag, attrs = {}) {
   return e;
 }
 
+/** The controls that load a game into the review: off while one loads. */
+const LOAD_CONTROLS = ['#review-open-text', '#review-file', '#review-current'];
+
 /**
  * The review: its game, its analysis and its view.
  * @param deps {engine(): the EngineClient, board: the page's BoardView, variants(): parsed
- *   `variants`, showError(e), leave(): called after the review closed, to give the engine back}
+ *   `variants`, showError(e), leave(): called after the review closed, to give the engine back,
+ *   shown(on): told when review mode opens or closes}
  */
 export class Review {
   constructor(deps) {
@@ -187,6 +191,7 @@ export class Review {
     this.queue = Promise.resolve(); // engine work, one block at a time
     this.running = false;
     this.stopping = false;
+    this.loading = false;
     this.open = false;
     this.bind();
   }
@@ -226,18 +231,27 @@ export class Review {
 
   /** Opens review mode on `text` (see readGame); the engine replays it, turn by turn. */
   async load(text) {
-    const read = readGame(text);
-    await this.stop();
-    this.show(true);
-    document.body.dataset.review = 'loading';
-    $('#review-state').textContent = t('review.reading');
+    // One load at a time: a second click on Open would replay the game twice over.
+    if (this.loading) return;
+    this.loading = true;
+    for (const control of LOAD_CONTROLS) $(control).disabled = true;
     try {
-      // A game that cannot be read leaves the one under review as it was.
-      this.game = await this.exclusive(() => this.replay(read));
+      const read = readGame(text);
+      await this.stop();
+      this.show(true);
+      document.body.dataset.review = 'loading';
+      $('#review-state').textContent = t('review.reading');
+      try {
+        // A game that cannot be read leaves the one under review as it was.
+        this.game = await this.exclusive(() => this.replay(read));
+      } finally {
+        $('#review-state').textContent = '';
+        if (this.game) this.renderProgress();
+        else delete document.body.dataset.review;
+      }
     } finally {
-      $('#review-state').textContent = '';
-      if (this.game) this.renderProgress();
-      else delete document.body.dataset.review;
+      this.loading = false;
+      for (const control of LOAD_CONTROLS) $(control).disabled = false;
     }
     this.deps.board.build(this.game.geometry);
     this.step = 0;
@@ -428,6 +442,16 @@ export class Review {
     document.body.classList.toggle('reviewing', on);
     $('#review').hidden = !on;
     $('#review-side').hidden = !on;
+    this.deps.shown(on);
+  }
+
+  /** Leaves review mode at once, without the engine (its connection is gone): a reconnect takes
+   * the game on the board up again; the review's game and analysis are dropped. */
+  abandon() {
+    this.stopping = true;
+    this.show(false);
+    this.game = null;
+    delete document.body.dataset.review;
   }
 
   async close() {
