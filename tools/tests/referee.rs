@@ -592,9 +592,11 @@ fn malformed_records_are_refused_with_their_line() {
     let run = |args: &[&str]| Command::new(REFEREE).args(args).stdin(Stdio::null()).output().expect("runs");
     let merged = run(&["merge", &good]);
     assert!(merged.status.success(), "{}", String::from_utf8_lossy(&merged.stderr));
-    let broken: [(&str, serde_json::Value, &str); 11] = [
+    let broken: [(&str, serde_json::Value, &str); 12] = [
         ("engines", serde_json::json!([]), "0 engines for 2 seats"),
         ("scores", serde_json::json!([30]), "1 scores for 2 seats"),
+        // A margin of these once overflowed (a panic in merge and compare).
+        ("scores", serde_json::json!([i64::MAX, -1]), "score 9223372036854775807 is out of range"),
         ("results", serde_json::json!(["win", "lost"]), "result 'lost'"),
         ("seating", serde_json::json!([0, 0]), "seating [0, 0]"),
         ("seating", serde_json::json!([18446744073709551615u64, 1]), "is not an order"),

@@ -174,6 +174,9 @@ impl Record {
         if let Some((field, n)) = by_seat.iter().find(|&&(_, n)| n != k) {
             return Err(format!("{n} {field} for {k} seats"));
         }
+        if let Some(bad) = self.scores.iter().find(|s| s.unsigned_abs() > MAX_SCORE) {
+            return Err(format!("score {bad} is out of range (at most {MAX_SCORE} either way)"));
+        }
         if let Some(bad) = self.results.iter().find(|r| SeatResult::parse(r).is_none()) {
             return Err(format!("result '{bad}' is not win, draw or loss"));
         }
@@ -237,9 +240,13 @@ impl Record {
             .filter(|&s| self.sheet(s) != self.sheet(seat))
             .map(|s| self.score(s))
             .max();
-        best_other.map(|b| self.score(seat) - b)
+        best_other.map(|b| self.score(seat).saturating_sub(b))
     }
 }
+
+/// The largest score, either way, a record may hold: far beyond any sheet (a classic sheet scores
+/// a few hundred points at most), so that margins and sums of a match never overflow.
+const MAX_SCORE: u64 = 1_000_000;
 
 /// A two-seat record of a normal game for unit tests: the seats' results follow the scores, the
 /// engines are named `engine<index>`; tests change what else they need.

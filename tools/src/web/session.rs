@@ -265,6 +265,11 @@ pub async fn run(socket: WebSocket, page: Page) {
                     Some(Err(e)) => return socket_error(e),
                 };
                 let line = text.as_str().strip_suffix('\r').unwrap_or(text.as_str());
+                // A message may be one byte longer than a line only for its trailing \r.
+                if line.len() > super::MAX_LINE {
+                    let why = format!("the page sent a line longer than {} bytes", super::MAX_LINE);
+                    return End::Page(CloseReason::LineTooLong, why);
+                }
                 if line.contains(['\n', '\r']) {
                     let why = "one protocol line per message: this one holds a line break";
                     return End::Page(CloseReason::NotOneLine, why.into());
