@@ -13,7 +13,7 @@ pub enum AnswerError {
     NoBestMove(String),
     #[error("go gave no score for its move {0} (neither on bestmove nor on an info line)")]
     NoScore(String),
-    #[error("a score that is not a number: '{0}'")]
+    #[error("a score that is not a number of points (at most {MAX_SCORE} either way): '{0}'")]
     BadScore(String),
 }
 
@@ -69,8 +69,15 @@ fn field<'a>(words: &[&'a str], name: &str) -> Option<&'a str> {
     words.iter().position(|w| *w == name).and_then(|i| words.get(i + 1)).copied()
 }
 
+/// The largest score, either way, an engine's answer may give: far beyond any margin a game can
+/// have, so that losses, their sums and the chart's scale stay finite numbers.
+const MAX_SCORE: f64 = 1_000_000.0;
+
 fn number(text: &str) -> Result<f64, AnswerError> {
-    text.parse::<f64>().ok().filter(|x| x.is_finite()).ok_or_else(|| AnswerError::BadScore(text.to_string()))
+    text.parse::<f64>()
+        .ok()
+        .filter(|x| x.abs() <= MAX_SCORE)
+        .ok_or_else(|| AnswerError::BadScore(text.to_string()))
 }
 
 #[cfg(test)]
@@ -107,5 +114,11 @@ mod tests {
         assert!(matches!(Verdict::of(&reply("move 5@h8", &[])), Err(AnswerError::NoBestMove(_))));
         assert!(matches!(Verdict::of(&reply("bestmove pass score x", &[])), Err(AnswerError::BadScore(_))));
         assert!(matches!(Verdict::of(&reply("bestmove pass score inf", &[])), Err(AnswerError::BadScore(_))));
+        // Finite but absurd: its loss overflowed to inf, and the chart drew NaN.
+        assert!(matches!(
+            Verdict::of(&reply("bestmove pass score 1.7e308", &[])),
+            Err(AnswerError::BadScore(_))
+        ));
+        assert!(Verdict::of(&reply("bestmove pass score -999999.5", &[])).is_ok());
     }
 }

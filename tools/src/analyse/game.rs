@@ -5,7 +5,7 @@
 
 use serde::Deserialize;
 use thiserror::Error;
-use zatre::protocol::{parse_command, replay_command, Command, PositionArgs, Token};
+use zatre::protocol::{parse_command, replay_command, Command, PositionArgs, Token, MAX_LINE_BYTES};
 use zatre::rules::{Move, Phase, Position, Rules};
 
 /// Why an input line is not a game that can be analysed.
@@ -31,6 +31,9 @@ pub enum InputError {
     /// The line holds no move to analyse.
     #[error("the game has no move to analyse")]
     NoMoves,
+    /// The replay is longer than an engine reads in one line: it could not be asked about it.
+    #[error("the game's replay is {0} bytes, more than an engine reads in one line ({MAX_LINE_BYTES})")]
+    TooLong(usize),
 }
 
 /// What kind of line a game came from.
@@ -108,6 +111,11 @@ impl GameInput {
         // The payload of `history` lacks the command word; accept it as it is printed.
         let command =
             if text.starts_with("startpos") { format!("position {text}") } else { text.to_string() };
+        // Refused before it is read: every turn keeps its position, and a kids' game can pass on
+        // and on (a 2.7 MB line once took 2.3 GB).
+        if command.len() > MAX_LINE_BYTES {
+            return Err(InputError::TooLong(command.len()));
+        }
         let (newgame, tokens) = match parse_command(&command) {
             Ok(Command::Position(PositionArgs::StartPos { newgame, tokens })) => (newgame, tokens),
             Ok(Command::Position(PositionArgs::Line(_))) => return Err(InputError::NoStart),
@@ -240,5 +248,8 @@ mod tests {
         // analyser's own reading of moves once said the hand held none).
         let kids = err("position startpos variant kids moves +05 6@e5").to_string();
         assert_eq!(kids, "token 2 '6@e5': value 6 is not a tile of this game (0 to 5)");
+        // Longer than an engine's line: refused before a token is read.
+        let long = format!("position startpos variant kids moves +05 {}", "+22 pass ".repeat(8000));
+        assert_eq!(err(&long), InputError::TooLong(long.trim().len()));
     }
 }
