@@ -218,7 +218,10 @@ impl EngineProcess {
             if let Some(rest) = line.strip_prefix('=') {
                 let (got, payload) = split_id(rest);
                 if got != id.to_string() {
-                    return Err(Fault::Garbage(format!("response '{line}' to command {id} ({verb})")));
+                    return Err(Fault::Garbage(format!(
+                        "response '{}' to command {id} ({verb})",
+                        clip(&line)
+                    )));
                 }
                 if !payload.is_empty() {
                     reply.payload.push(payload.to_string());
@@ -227,14 +230,25 @@ impl EngineProcess {
             }
             if let Some(rest) = line.strip_prefix('?') {
                 let (got, message) = split_id(rest);
-                if got != id.to_string() {
-                    return Err(Fault::Garbage(format!("response '{line}' to command {id} ({verb})")));
+                // No id: the engine could not read the line (too long, not UTF-8), as the protocol
+                // answers such a line; say so rather than call the answer garbage.
+                let unread = got.is_empty();
+                if got != id.to_string() && !unread {
+                    return Err(Fault::Garbage(format!(
+                        "response '{}' to command {id} ({verb})",
+                        clip(&line)
+                    )));
                 }
                 // Read to the empty line so that the stream stays in step, then report.
                 loop {
                     if budget.take(self.next_line(deadline, verb, timeout)?)?.is_empty() {
                         break;
                     }
+                }
+                if unread {
+                    return Err(Fault::Error(format!(
+                        "{verb}: the engine could not read the command: {message}"
+                    )));
                 }
                 return Err(Fault::Error(format!("{verb}: {message}")));
             }
@@ -433,6 +447,27 @@ mod tests {
         e.request("newgame", Duration::from_secs(5), false).expect("answers");
         let fault = e.request("go", Duration::from_secs(5), true).expect_err("exits");
         assert_eq!(fault.kind(), "crash", "{fault}");
+    }
+
+    /// An error without an id is the engine saying it could not read the line (PROTOCOL.md,
+    /// framing): an error of the command, in those words, not garbage; an answer with another
+    /// id is garbage, its line clipped.
+    #[test]
+    fn an_error_without_an_id_says_the_command_was_not_read() {
+        let mut e = EngineProcess::spawn(
+            "read id cmd; printf '? syntax_error the line is longer than 65536 bytes\n\n'; \
+             read id cmd; printf '=99 %0200d\n\n' 0",
+        )
+        .expect("sh starts");
+        let fault = e.request("position startpos", Duration::from_secs(5), false).expect_err("unread");
+        assert_eq!(fault.kind(), "error", "{fault}");
+        assert!(
+            fault.detail().contains("could not read the command: syntax_error the line is longer"),
+            "{fault}"
+        );
+        let fault = e.request("isready", Duration::from_secs(5), false).expect_err("another id");
+        assert_eq!(fault.kind(), "garbage", "{fault}");
+        assert!(fault.detail().len() < 200, "clipped: {fault}");
     }
 
     /// A response that is already waiting when the deadline has passed comes too late: the
