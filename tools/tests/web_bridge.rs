@@ -136,6 +136,32 @@ fn other_origins_get_403_and_start_no_engine() {
     read_pid(dir.path());
 }
 
+/// A client may open `--max-connects-per-minute` WebSockets in a burst; more are refused with 429
+/// before anything is checked or started (also those another check would refuse), and the log
+/// says it once, not once a refusal (one client started 1,142 engines in ten seconds, and 20,000
+/// refused requests wrote 4 MB of log).
+#[test]
+fn a_client_opens_at_most_its_connects_a_minute() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let bridge = Bridge::start(&stubborn_engine(dir.path()), &["--max-connects-per-minute", "3"]);
+    let status = |origin: Option<&str>| match bridge.connect(origin) {
+        Ok(_) => 101,
+        Err(tungstenite::Error::Http(response)) => response.status().as_u16(),
+        Err(e) => panic!("{e}"),
+    };
+    let own = bridge.origin();
+    assert_eq!(status(Some(&own)), 101);
+    assert_eq!(status(Some("http://evil.example")), 403, "a refused one counts too");
+    assert_eq!(status(Some(&own)), 101);
+    for _ in 0..5 {
+        assert_eq!(status(Some(&own)), 429);
+    }
+    assert_eq!(status(Some("http://evil.example")), 429, "not even looked at");
+    let log = bridge.stderr();
+    assert_eq!(log.matches("--max-connects-per-minute").count(), 1, "said once: {log}");
+    assert_eq!(log.matches("evil.example").count(), 1, "the second foreign origin not logged: {log}");
+}
+
 #[test]
 fn connections_beyond_max_engines_are_refused_with_a_message() {
     let bridge = Bridge::start("cat", &["--max-engines", "1"]);

@@ -21,8 +21,8 @@ struct Cli {
     /// The Origin the pages send (default: http:// and the URL's host and port).
     #[arg(long)]
     origin: Option<String>,
-    /// Pages at once. All come from one address: start the bridge with `--max-engines` and
-    /// `--max-engines-per-client` at least this many.
+    /// Pages at once. All come from one address: start the bridge with `--max-engines`,
+    /// `--max-engines-per-client` and `--max-connects-per-minute` at least this many.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=512))]
     clients: u32,
     /// How long the pages play, in seconds.

@@ -38,6 +38,10 @@ struct Cli {
     /// --trusted-proxy, the client it forwards for), close code 4008.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=1024))]
     max_engines_per_client: u32,
+    /// At most this many WebSockets (pages, each starting an engine) a minute from one client, in
+    /// bursts of as many; more are refused (HTTP 429) before anything is started or logged.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=100000))]
+    max_connects_per_minute: u32,
     /// At most this many TCP connections at once (lowered to fit the open-file limit); when all
     /// are taken, a new one takes the place of the one longest waiting for a request.
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65536))]
@@ -133,6 +137,7 @@ fn main() -> ExitCode {
         engine,
         max_engines,
         max_engines_per_client: cli.max_engines_per_client as usize,
+        max_connects_per_minute: cli.max_connects_per_minute,
         max_connections,
         header_timeout: Duration::from_secs(cli.header_timeout),
         limits: PageLimits {

@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 /// The engines held, per client.
 #[derive(Clone, Default)]
@@ -65,6 +66,68 @@ impl Drop for Held {
     }
 }
 
+/// How often each client may open a WebSocket (`--max-connects-per-minute`): a bucket of that
+/// many, refilled at that rate. Every page's engine is started by one, so this bounds how fast a
+/// client makes the bridge start processes; a refusal is answered before anything is started.
+pub struct Connects {
+    per_minute: f64,
+    buckets: Mutex<HashMap<IpAddr, Bucket>>,
+}
+
+/// A client's connects left, as of `at`; `dry` once it was refused, until it is let in again.
+struct Bucket {
+    left: f64,
+    at: Instant,
+    dry: bool,
+}
+
+/// Whether a client may open a WebSocket now.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Connect {
+    Allowed,
+    /// Refused, the first time since it was last let in (worth a line in the log).
+    RefusedFirst,
+    /// Refused again (not logged: a client cannot flood the log).
+    Refused,
+}
+
+/// The clients remembered at most before the ones whose bucket is full again are forgotten.
+const REMEMBERED: usize = 4096;
+
+impl Connects {
+    pub fn new(per_minute: u32) -> Connects {
+        Connects { per_minute: f64::from(per_minute), buckets: Mutex::new(HashMap::new()) }
+    }
+
+    /// Takes one connect of the client at `ip`, if it has one left at `now`.
+    pub fn take(&self, ip: IpAddr, now: Instant) -> Connect {
+        let per_second = self.per_minute / 60.0;
+        // A poisoned map still counts.
+        let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
+        if buckets.len() >= REMEMBERED {
+            let full = |b: &Bucket| {
+                b.left + now.saturating_duration_since(b.at).as_secs_f64() * per_second >= self.per_minute
+            };
+            buckets.retain(|_, b| !full(b));
+        }
+        let bucket =
+            buckets.entry(client_key(ip)).or_insert(Bucket { left: self.per_minute, at: now, dry: false });
+        let gained = now.saturating_duration_since(bucket.at).as_secs_f64() * per_second;
+        bucket.left = (bucket.left + gained).min(self.per_minute);
+        bucket.at = now;
+        if bucket.left >= 1.0 {
+            bucket.left -= 1.0;
+            bucket.dry = false;
+            Connect::Allowed
+        } else if bucket.dry {
+            Connect::Refused
+        } else {
+            bucket.dry = true;
+            Connect::RefusedFirst
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -84,6 +147,38 @@ mod tests {
         let c = clients.take(ip("203.0.113.9"), 2).expect("one given back");
         drop((b, c));
         assert!(clients.lock().is_empty(), "nothing held, nothing kept");
+    }
+
+    #[test]
+    fn a_client_connects_at_most_its_rate_and_is_logged_once_a_dry_spell() {
+        use std::time::Duration;
+        let connects = Connects::new(3);
+        let t0 = Instant::now();
+        let a = ip("203.0.113.9");
+        let got: Vec<Connect> = (0..5).map(|_| connects.take(a, t0)).collect();
+        assert_eq!(
+            got,
+            [Connect::Allowed, Connect::Allowed, Connect::Allowed, Connect::RefusedFirst, Connect::Refused]
+        );
+        assert_eq!(connects.take(ip("203.0.113.10"), t0), Connect::Allowed, "another client");
+        assert_eq!(connects.take(ip("2001:db8::1"), t0), Connect::Allowed);
+        // Three a minute: one more after 20 seconds, then dry again (and said again).
+        let later = t0 + Duration::from_secs(20);
+        assert_eq!(connects.take(a, later), Connect::Allowed);
+        assert_eq!(connects.take(a, later), Connect::RefusedFirst);
+    }
+
+    #[test]
+    fn clients_whose_bucket_is_full_again_are_forgotten_past_the_limit() {
+        use std::time::Duration;
+        let connects = Connects::new(60);
+        let t0 = Instant::now();
+        for k in 0..REMEMBERED as u32 {
+            connects.take(IpAddr::V4(k.into()), t0);
+        }
+        let later = t0 + Duration::from_secs(2);
+        assert_eq!(connects.take(ip("198.51.100.1"), later), Connect::Allowed);
+        assert_eq!(connects.buckets.lock().expect("not poisoned").len(), 1, "the full ones forgotten");
     }
 
     #[test]

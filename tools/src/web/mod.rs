@@ -64,6 +64,8 @@ pub struct Config {
     pub max_engines: usize,
     /// At most this many of them for one client (an IPv4 address or an IPv6 /64).
     pub max_engines_per_client: usize,
+    /// At most this many WebSockets a minute from one client, in bursts of as many.
+    pub max_connects_per_minute: u32,
     /// At most this many TCP connections are served at once; more wait to be accepted.
     pub max_connections: usize,
     /// A connection must send a request's headers within this time.
@@ -105,6 +107,7 @@ struct Shared {
     origins: Origins,
     slots: Arc<Semaphore>,
     clients: clients::Clients,
+    connects: clients::Connects,
     groups: engine::Groups,
 }
 
@@ -133,6 +136,7 @@ pub async fn serve(
     let shared = Arc::new(Shared {
         slots: Arc::new(Semaphore::new(config.max_engines)),
         clients: clients::Clients::default(),
+        connects: clients::Connects::new(config.max_connects_per_minute),
         origins: Origins::new(addr, config.public_origins.clone(), config.allow_hosts.clone()),
         config,
         groups: groups.clone(),
@@ -174,6 +178,19 @@ async fn websocket(State(shared): State<Arc<Shared>>, request: Request) -> Respo
         return (StatusCode::INTERNAL_SERVER_ERROR, "no peer\n").into_response();
     };
     let (client, name) = client_of(peer.addr(), &parts.headers, &shared.config.trusted_proxies);
+    // First, before anything is checked, started or logged: how often this client comes.
+    let connect = shared.connects.take(client, std::time::Instant::now());
+    if connect != clients::Connect::Allowed {
+        let most = shared.config.max_connects_per_minute;
+        if connect == clients::Connect::RefusedFirst {
+            log::warn!(
+                "{name}: refused: more than {most} WebSockets a minute from this client (--max-connects-per-minute); \
+                 further refusals are not logged until it is let in again"
+            );
+        }
+        let why = format!("too many connections: more than {most} a minute from this client\n");
+        return (StatusCode::TOO_MANY_REQUESTS, why).into_response();
+    }
     let values = |h| parts.headers.get_all(h).iter().map(|v| v.as_bytes()).collect::<Vec<_>>();
     if let Err(why) = shared.origins.check(&values(header::ORIGIN), &values(header::HOST)) {
         // Headers are the client's words: the log repeats a bounded piece of them.
