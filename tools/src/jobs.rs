@@ -3,9 +3,9 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// Runs `work(i)` for every `i` in `0..count` on `jobs` threads (at least one), calling `done`
-/// after each task, and returns the results in the order of `i`: the same tasks give the same
-/// list whatever the threads.
+/// Runs `work(i)` for every `i` in `0..count` on `jobs` threads (at least one, and no more than
+/// there are tasks: `--jobs 20000` for 20 games starts 20), calling `done` after each task, and
+/// returns the results in the order of `i`: the same tasks give the same list whatever the threads.
 pub fn map_indexed<T: Send>(
     count: usize,
     jobs: usize,
@@ -15,7 +15,7 @@ pub fn map_indexed<T: Send>(
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<(usize, T)>> = Mutex::new(Vec::with_capacity(count));
     std::thread::scope(|s| {
-        for _ in 0..jobs.max(1) {
+        for _ in 0..jobs.min(count).max(1) {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 if i >= count {

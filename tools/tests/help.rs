@@ -63,12 +63,15 @@ fn run_with(program: &str, args: &[&str], input: &str) -> Output {
 
 /// The small tools refuse what they silently ignored (a rule option without `=`, which played
 /// the default rules; `--stress 0`, which printed nothing; no game, which printed `NaN`) with
-/// status 2, and the last seed plays rather than overflowing.
+/// status 2, and the last seed plays rather than overflowing. The referee's and analyser's time
+/// limits are 1 ms or more (at 0 every engine lost on time).
 #[test]
 fn the_small_tools_refuse_bad_input_and_take_any_seed() {
     let (selfplay, huge_hands, largest) = (TOOLS[8].0, TOOLS[7].0, TOOLS[6].0);
-    let cases: [(&str, &[&str], &str, &str); 6] = [
+    let cases: [(&str, &[&str], &str, &str); 7] = [
         (selfplay, &["--games", "0"], "", "--games"),
+        // A move of 2^64 ms hung on the first move.
+        (selfplay, &["--games", "2", "--movetime", "18446744073709551615"], "", "--movetime"),
         (selfplay, &["--games", "2", "--rules", "rounds"], "", "--rules takes key=value, not 'rounds'"),
         (selfplay, &["--games", "2", "--variant", "chess"], "", "unknown variant 'chess'"),
         (huge_hands, &["--games", "2", "--rules", "leftovers"], "", "--rules takes key=value"),
@@ -81,6 +84,17 @@ fn the_small_tools_refuse_bad_input_and_take_any_seed() {
         assert_eq!(out.status.code(), Some(2), "{program} {args:?}: {stderr}");
         assert!(stderr.contains(says), "{program} {args:?}: {stderr}");
         assert!(out.stdout.is_empty(), "{program} {args:?}: {}", String::from_utf8_lossy(&out.stdout));
+    }
+    for (program, flag) in [
+        (env!("CARGO_BIN_EXE_zatre-match"), "--margin"),
+        (env!("CARGO_BIN_EXE_zatre-match"), "--timeout"),
+        (env!("CARGO_BIN_EXE_zatre-analyse"), "--margin"),
+        (env!("CARGO_BIN_EXE_zatre-ceiling"), "--movetime"),
+    ] {
+        let out = run_with(program, &[flag, "0"], "");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{program} {flag} 0: {stderr}");
+        assert!(stderr.contains(&format!("invalid value '0' for '{flag}")), "{program}: {stderr}");
     }
     let last = u64::MAX.to_string();
     for (program, args) in [

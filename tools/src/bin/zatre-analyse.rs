@@ -44,10 +44,10 @@ struct Cli {
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     movetime: Option<u64>,
     /// How long any command but `go` may take, and how much longer than --movetime a `go` may.
-    #[arg(long, value_name = "MS", default_value_t = 2000)]
+    #[arg(long, value_name = "MS", default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..))]
     margin: u64,
     /// The limit for `go` (default: 60000 with nodes, movetime + margin with --movetime).
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     timeout: Option<u64>,
     /// One JSON object per game (JSON Lines) instead of the text report.
     #[arg(long)]
@@ -87,7 +87,7 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
     let limits = Limits {
         go: go.clone(),
         go_timeout: Duration::from_millis(cli.timeout.unwrap_or(default_timeout)),
-        command_timeout: Duration::from_millis(cli.margin.max(1)),
+        command_timeout: Duration::from_millis(cli.margin),
     };
     let input = read_input(cli.file.as_deref())?;
     let games = parse_games(&input);

@@ -90,14 +90,14 @@ struct PlayArgs {
     depth: Option<u32>,
     /// How much longer than --movetime an engine may take before it loses on time; also the
     /// limit for every command other than `go`.
-    #[arg(long, value_name = "MS", default_value_t = 2000)]
+    #[arg(long, value_name = "MS", default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..))]
     margin: u64,
     /// The limit for `go` with --nodes (or to override movetime + margin).
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     timeout: Option<u64>,
     /// The limit for the first command after an engine starts (its `newgame`), for engines slow
     /// to start (default: --margin, as every command other than `go`).
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     startup_timeout: Option<u64>,
     /// The variant: classic, dice or kids.
     #[arg(long, default_value = "classic")]
@@ -197,7 +197,7 @@ fn play(args: PlayArgs) -> Result<ExitCode, String> {
     let limits = Limits {
         go,
         go_timeout: Duration::from_millis(args.timeout.unwrap_or(default_timeout)),
-        command_timeout: Duration::from_millis(args.margin.max(1)),
+        command_timeout: Duration::from_millis(args.margin),
     };
     let concurrency = args
         .concurrency

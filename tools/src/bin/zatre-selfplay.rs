@@ -36,10 +36,10 @@ struct Args {
     #[arg(long, default_value = "")]
     rules: String,
     /// Node limit per move.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
-    /// Time per move in milliseconds.
-    #[arg(long)]
+    /// Time per move in milliseconds (at most a day).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     movetime: Option<u64>,
     /// Stages of search, as `go depth` (default: the engine's).
     #[arg(long)]
