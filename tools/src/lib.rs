@@ -8,4 +8,5 @@ pub mod naive;
 pub mod process_group;
 pub mod progress;
 pub mod referee;
+pub mod rule_list;
 pub mod web;

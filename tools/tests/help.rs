@@ -72,9 +72,9 @@ fn the_small_tools_refuse_bad_input_and_take_any_seed() {
         (selfplay, &["--games", "0"], "", "--games"),
         // A move of 2^64 ms hung on the first move.
         (selfplay, &["--games", "2", "--movetime", "18446744073709551615"], "", "--movetime"),
-        (selfplay, &["--games", "2", "--rules", "rounds"], "", "--rules takes key=value, not 'rounds'"),
+        (selfplay, &["--games", "2", "--rules", "rounds"], "", "key=value joined by commas, not 'rounds'"),
         (selfplay, &["--games", "2", "--variant", "chess"], "", "unknown variant 'chess'"),
-        (huge_hands, &["--games", "2", "--rules", "leftovers"], "", "--rules takes key=value"),
+        (huge_hands, &["--games", "2", "--rules", "leftovers"], "", "--rules: rule options are key=value"),
         (huge_hands, &["--games", "2", "--stress", "0"], "", "--stress"),
         (largest, &[], "# a comment\ngarbage\n", "zatre-largest: line 2: no position line in 'garbage'"),
     ];
@@ -97,6 +97,10 @@ fn the_small_tools_refuse_bad_input_and_take_any_seed() {
         assert!(stderr.contains(&format!("invalid value '0' for '{flag}")), "{program}: {stderr}");
     }
     let last = u64::MAX.to_string();
+    // A value with commas of its own (it was cut at the first).
+    let out =
+        run_with(selfplay, &["--games", "1", "--rules", "rounds=2,bonus=3,3,3,3,4,4,4,4,5,5,5,5,6"], "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     for (program, args) in [
         (selfplay, ["--games", "2", "--a", "random", "--b", "random", "--seed", &last]),
         (huge_hands, ["--games", "2", "--min-hand", "3", "--players", "2", "--seed", &last]),

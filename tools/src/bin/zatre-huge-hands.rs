@@ -16,6 +16,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use zatre::rules::{Game, Phase, Rules, Variant};
 use zatre::search::greedy_choice;
+use zatre_tools::rule_list::rule_pairs;
 
 #[derive(Parser, Debug)]
 #[command(about = "Collects positions with huge hands from seeded in-process games")]
@@ -84,16 +85,14 @@ fn with_bigger_hand(line: &str, to_move: usize, extra: usize, rng: &mut ChaCha8R
 
 fn main() {
     let args = Args::parse();
-    let Some(options) = args
-        .rules
-        .split(',')
-        .filter(|s| !s.is_empty())
-        .map(|kv| kv.split_once('='))
-        .collect::<Option<Vec<(&str, &str)>>>()
-    else {
-        eprintln!("zatre-huge-hands: --rules takes key=value options joined by commas, not '{}'", args.rules);
-        std::process::exit(2);
+    let options = match rule_pairs(&args.rules) {
+        Ok(pairs) => pairs,
+        Err(e) => {
+            eprintln!("zatre-huge-hands: --rules: {e}");
+            std::process::exit(2);
+        }
     };
+    let options: Vec<(&str, &str)> = options.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let Some(variant) = Variant::parse(&args.variant) else {
         eprintln!("unknown variant {}: classic, dice or kids", args.variant);
         std::process::exit(2);

@@ -12,6 +12,7 @@ use rand_chacha::ChaCha8Rng;
 use zatre::rules::{Position, Rules, Variant};
 use zatre::search::{run, Limits, SearchOptions, Strategy};
 use zatre_tools::jobs::map_indexed;
+use zatre_tools::rule_list::rule_pairs;
 
 #[derive(Parser, Debug)]
 #[command(about = "Self-play between two zatre strategies")]
@@ -124,13 +125,9 @@ fn main() {
     };
     let variant = Variant::parse(&args.variant)
         .unwrap_or_else(|| fail(format!("unknown variant '{}' (classic, dice or kids)", args.variant)));
-    let options: Vec<(&str, &str)> = args
-        .rules
-        .split(',')
-        .filter(|kv| !kv.is_empty())
-        .map(|kv| kv.split_once('=').unwrap_or_else(|| fail(format!("--rules takes key=value, not '{kv}'"))))
-        .collect();
-    let rules = Rules::with_options(variant, args.players, options.iter().copied())
+    let options = rule_pairs(&args.rules).unwrap_or_else(|e| fail(format!("--rules: {e}")));
+    let options = options.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+    let rules = Rules::with_options(variant, args.players, options)
         .unwrap_or_else(|e| fail(format!("bad rules: {e}")));
     strategy(&args.a);
     strategy(&args.b);
