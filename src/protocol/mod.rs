@@ -17,7 +17,7 @@ pub use command::{
 };
 pub use engine::{Effect, Engine, PROTOCOL_VERSION};
 pub use input::{read_line, RawLine};
-pub use job::{Job, Lane, SMALL_HAND};
+pub use job::{Job, Lane, SMALL_HAND, SMALL_MOVES};
 pub use options::{EngineOptions, OptionError};
 pub use parse::{parse_command, parse_line, Line, ParseError, MAX_LINE_BYTES, MAX_PERFT_DEPTH};
 pub use response::{ErrorCode, Failure, InfoLine, Payload, Response};
