@@ -250,7 +250,7 @@ impl EngineProcess {
                         "{verb}: the engine could not read the command: {message}"
                     )));
                 }
-                return Err(Fault::Error(format!("{verb}: {message}")));
+                return Err(Fault::Error(format!("{verb}: {}", clip(message))));
             }
             return Err(Fault::Garbage(format!("'{}' while waiting for the answer to {verb}", clip(&line))));
         }
@@ -396,17 +396,28 @@ fn split_id(rest: &str) -> (&str, &str) {
 }
 
 /// A line cut to a length fit for a message.
-fn clip(line: &str) -> String {
-    if line.chars().count() <= 80 {
-        line.to_string()
+pub(crate) fn clip(line: &str) -> String {
+    let shown: String = line.chars().take(80).map(|c| if c.is_control() { '?' } else { c }).collect();
+    if line.chars().count() > 80 {
+        format!("{shown}...")
     } else {
-        format!("{}...", line.chars().take(80).collect::<String>())
+        shown
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An engine's words in a fault: 80 characters at most, no control character (an engine's
+    /// 900 KB line went whole into records and the terminal, escapes included).
+    #[test]
+    fn an_engines_text_is_clipped_and_shown_plainly() {
+        assert_eq!(clip("bestmove 5@h8"), "bestmove 5@h8");
+        assert_eq!(clip("a\u{1b}[2Jb\tc"), "a?[2Jb?c");
+        let long = "x".repeat(900_000);
+        assert_eq!(clip(&long), format!("{}...", "x".repeat(80)));
+    }
 
     #[test]
     fn ids_split_from_payload() {

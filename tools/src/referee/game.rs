@@ -11,7 +11,7 @@ use zatre::protocol::{replay_command, Token};
 use zatre::rules::{Move, Phase, Position, Rules, Variant};
 use zatre::search::Foresight;
 
-use super::engine_process::{EngineProcess, Fault};
+use super::engine_process::{clip, EngineProcess, Fault};
 
 /// How the referee limits each `go`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -357,7 +357,9 @@ fn deal_and_play_then(
                     mv
                 });
                 match asked.and_then(|mv| {
-                    position.play(&mv).map_err(|e| Fault::IllegalMove(format!("{mv}: {e}")))?;
+                    position
+                        .play(&mv)
+                        .map_err(|e| Fault::IllegalMove(format!("{}: {e}", clip(&mv.to_string()))))?;
                     Ok(mv)
                 }) {
                     Ok(mv) => {
@@ -423,11 +425,12 @@ fn ask_move(
     let mut words = first.split_whitespace();
     let text = match (words.next(), words.next()) {
         (Some("bestmove"), Some(text)) => text,
-        _ => return Err(Fault::Garbage(format!("go answered '{first}' instead of bestmove <move>"))),
+        _ => return Err(Fault::Garbage(format!("go answered '{}' instead of bestmove <move>", clip(first)))),
     };
-    let mv = Move::parse(position.board().geometry(), text)
-        .map_err(|e| Fault::IllegalMove(format!("'{text}' does not parse: {e}")))?;
-    position.check(&mv).map_err(|e| Fault::IllegalMove(format!("{text}: {e}")))?;
+    let mv = Move::parse(position.board().geometry(), text).map_err(|e| {
+        Fault::IllegalMove(format!("'{}' does not parse: {}", clip(text), clip(&e.to_string())))
+    })?;
+    position.check(&mv).map_err(|e| Fault::IllegalMove(format!("{}: {e}", clip(text))))?;
     Ok((mv, waited))
 }
 
