@@ -75,7 +75,7 @@ pub enum CloseReason {
     ProtocolError = 1002,
     /// RFC 6455 1003: the page sent a binary message; the protocol is text.
     BinaryMessage = 1003,
-    /// RFC 6455 1007: a text message that is not UTF-8.
+    /// RFC 6455 1007: a text message or a close reason that is not UTF-8.
     NotUtf8 = 1007,
     /// RFC 6455 1008: a message that breaks the bridge's rule of one protocol line per message (it
     /// holds a line break).
@@ -476,7 +476,9 @@ fn socket_error(e: axum::Error) -> End {
             CloseReason::LineTooLong,
             format!("the page sent a line longer than {} bytes", super::MAX_LINE),
         ),
-        Some(E::Utf8(_)) => End::Page(CloseReason::NotUtf8, "a text message that is not UTF-8".into()),
+        Some(E::Utf8(_)) => {
+            End::Page(CloseReason::NotUtf8, "a text message or close reason that is not UTF-8".into())
+        }
         Some(E::Protocol(P::ResetWithoutClosingHandshake)) | None => End::PageClosed,
         Some(E::Protocol(p)) => {
             End::Page(CloseReason::ProtocolError, format!("WebSocket protocol error: {p}"))
