@@ -257,3 +257,16 @@ fn a_bag_count_past_the_games_21_is_refused_not_overflowed() {
         assert!(e.contains("bad bag count"), "{bag}: {e}");
     }
 }
+
+#[test]
+fn a_dice_or_kids_hand_is_two_tiles_at_most() {
+    let line = |hand: &str| {
+        format!(
+            "variant=kids players=2 scoring=points must_place=maximum rounds=0 turn=1 tomove=1 phase=place \
+             board=- bag=- hands={hand}/- sheets=none;none"
+        )
+    };
+    Position::parse(&line("05")).expect("a roll of two");
+    let e = Position::parse(&line("012345")).expect_err("six tiles").to_string();
+    assert!(e.contains("rolls two dice"), "{e}");
+}
