@@ -633,6 +633,13 @@ fn malformed_records_are_refused_with_their_line() {
     let out = run(&["merge", binary.to_str().expect("utf-8 path")]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("binary.jsonl:2: the line is not UTF-8"));
+    // One endless line is refused at its limit, not read into memory whole.
+    let endless = dir.path().join("endless.jsonl");
+    fs::write(&endless, vec![b'x'; (16 << 20) + 2]).expect("write");
+    let out = run(&["merge", endless.to_str().expect("utf-8 path")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("endless.jsonl:1: the line is longer than 16777216 bytes"));
     let empty = write("empty.jsonl", &[]);
     for args in [vec!["merge", &empty], vec!["compare", &good, &empty]] {
         let out = run(&args);

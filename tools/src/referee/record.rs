@@ -2,7 +2,7 @@
 //! back for `merge`.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader};
+use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 use std::time::Duration;
 
@@ -244,6 +244,10 @@ impl Record {
     }
 }
 
+/// The longest line a records file may have: far more than a record takes (its replay is one
+/// protocol line, at most 64 KiB).
+const MAX_RECORD_BYTES: u64 = 16 << 20;
+
 /// The largest score, either way, a record may hold: far beyond any sheet (a classic sheet scores
 /// a few hundred points at most), so that margins and sums of a match never overflow.
 const MAX_SCORE: u64 = 1_000_000;
@@ -345,8 +349,16 @@ pub fn read_records(path: &Path) -> io::Result<Vec<Record>> {
         let at = |e: String| {
             io::Error::new(io::ErrorKind::InvalidData, format!("{}:{number}: {e}", path.display()))
         };
-        if reader.read_until(b'\n', &mut bytes).map_err(|e| at(e.to_string()))? == 0 {
+        // One line at most MAX_RECORD_BYTES (a record is a few KB): a file of one endless line is
+        // refused, not read into memory whole.
+        let read = (&mut reader).take(MAX_RECORD_BYTES + 1).read_until(b'\n', &mut bytes);
+        if read.map_err(|e| at(e.to_string()))? == 0 {
             break;
+        }
+        if bytes.len() as u64 > MAX_RECORD_BYTES {
+            return Err(at(format!(
+                "the line is longer than {MAX_RECORD_BYTES} bytes: not a record of zatre-match"
+            )));
         }
         let line = std::str::from_utf8(&bytes).map_err(|_| at("the line is not UTF-8".to_string()))?;
         if line.trim().is_empty() {
