@@ -138,7 +138,12 @@ fn shot(browser: &Browser, name: &str) {
 /// The page served by a new bridge, at 1280x720, its new-game dialog closed and review mode
 /// entered (nothing loaded yet).
 fn page_in_review_mode() -> (Bridge, Browser) {
-    let bridge = Bridge::start(&engine().display().to_string());
+    page_in_review_mode_with(&[])
+}
+
+/// [`page_in_review_mode`] of a bridge started with `extra` arguments.
+fn page_in_review_mode_with(extra: &[&str]) -> (Bridge, Browser) {
+    let bridge = Bridge::start_with(&engine().display().to_string(), extra);
     let browser = Browser::start();
     browser.set_viewport(1280, 720);
     browser.goto(&bridge.url);
@@ -439,22 +444,7 @@ fn a_whole_game() -> (String, usize) {
 fn a_whole_game_opens_in_review_paced_under_the_bridges_limit() {
     let (line, moves) = a_whole_game();
     assert!(moves * 5 > 250, "a game long enough to pass the limit unpaced: {moves} moves");
-    let bridge = Bridge::start_with(&engine().display().to_string(), &["--max-commands-per-second", "210"]);
-    let browser = Browser::start();
-    browser.set_viewport(1280, 720);
-    browser.goto(&bridge.url);
-    browser.wait_until(
-        "the engine connected",
-        "return !document.querySelector('#review-enter').disabled && document.querySelector('#new-game-dialog').open",
-        Duration::from_secs(20),
-    );
-    browser.click("#cancel-new-game");
-    browser.click("#review-enter");
-    browser.wait_until(
-        "review mode shown",
-        "return !document.querySelector('#review-side').hidden",
-        Duration::from_secs(10),
-    );
+    let (_bridge, browser) = page_in_review_mode_with(&["--max-commands-per-second", "210"]);
     browser.js(&format!(
         "document.querySelector('#review-input').value = {}; return true",
         serde_json::to_string(&line).expect("JSON")
