@@ -85,16 +85,16 @@ fn the_small_tools_refuse_bad_input_and_take_any_seed() {
         assert!(stderr.contains(says), "{program} {args:?}: {stderr}");
         assert!(out.stdout.is_empty(), "{program} {args:?}: {}", String::from_utf8_lossy(&out.stdout));
     }
-    for (program, flag) in [
-        (env!("CARGO_BIN_EXE_zatre-match"), "--margin"),
-        (env!("CARGO_BIN_EXE_zatre-match"), "--timeout"),
-        (env!("CARGO_BIN_EXE_zatre-analyse"), "--margin"),
-        (env!("CARGO_BIN_EXE_zatre-ceiling"), "--movetime"),
+    for (program, flag, value) in [
+        (env!("CARGO_BIN_EXE_zatre-match"), "--margin", "0"),
+        (env!("CARGO_BIN_EXE_zatre-match"), "--timeout", "0"),
+        (env!("CARGO_BIN_EXE_zatre-analyse"), "--margin", "0"),
+        (env!("CARGO_BIN_EXE_zatre-ceiling"), "--movetime", "18446744073709551615"),
     ] {
-        let out = run_with(program, &[flag, "0"], "");
+        let out = run_with(program, &[flag, value], "");
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{program} {flag} 0: {stderr}");
-        assert!(stderr.contains(&format!("invalid value '0' for '{flag}")), "{program}: {stderr}");
+        assert_eq!(out.status.code(), Some(2), "{program} {flag} {value}: {stderr}");
+        assert!(stderr.contains(&format!("invalid value '{value}' for '{flag}")), "{program}: {stderr}");
     }
     let last = u64::MAX.to_string();
     // A value with commas of its own (it was cut at the first).

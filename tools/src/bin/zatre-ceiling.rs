@@ -44,7 +44,7 @@ struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Time per move of the player under test in milliseconds (the default: 100).
-    #[arg(long, value_name = "MS", conflicts_with = "nodes", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+    #[arg(long, value_name = "MS", conflicts_with = "nodes", value_parser = clap::value_parser!(u64).range(..=86_400_000))]
     movetime: Option<u64>,
     /// Nodes per move of the player under test instead of a time.
     #[arg(long, value_name = "N")]
