@@ -1,7 +1,10 @@
 //! The commands a client sends, as parsed data: raw, unvalidated arguments.
 //!
 //! The parser (`parse.rs`) checks only the shape of a line; whether a value fits the variant, a move
-//! is legal or an option exists is decided when the command is executed.
+//! is legal or an option exists is decided when the command is executed. The readings of written
+//! moves and `newgame` arguments against a game ([`RawMove::resolve`], [`NewGameArgs::rules`]) and
+//! the writing of a replay ([`replay_command`]) live here, so that the engine and the tools that
+//! replay games read them alike.
 
 use std::fmt;
 
