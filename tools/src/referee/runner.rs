@@ -242,11 +242,16 @@ pub fn run(config: &MatchConfig) -> Result<MatchResult, MatchError> {
                 }
             }
             records.push(record);
+            // The running tallies are built from every record: after each game for the first
+            // thousand, then at every thousandth of those played (each game was quadratic).
+            let due = tally_due(records.len());
             if let Some(bar) = &bar {
-                bar.set_message(running_score(&records));
+                if due {
+                    bar.set_message(running_score(&records));
+                }
                 bar.inc(1);
             }
-            if let Some(test) = &config.sprt {
+            if let (Some(test), true) = (&config.sprt, due) {
                 let state = Report::from_records(&records).sprt(test);
                 if state.verdict != Verdict::Continue {
                     stop.store(true, Ordering::Relaxed);
@@ -255,6 +260,10 @@ pub fn run(config: &MatchConfig) -> Result<MatchResult, MatchError> {
             }
         }
     });
+    // The test's state of every game played, whenever it was last looked at.
+    if let Some(test) = &config.sprt {
+        sprt_state = Some(Report::from_records(&records).sprt(test));
+    }
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
@@ -270,6 +279,12 @@ fn progress_bar(config: &MatchConfig, games: usize) -> Option<ProgressBar> {
         return None;
     }
     Some(crate::progress::bar(games as u64, "{bar:30} {pos}/{len} games, {msg}, eta {eta}"))
+}
+
+/// Whether the running tallies are looked at after game `n`: each of the first thousand, then one
+/// in every `n / 1000`.
+fn tally_due(n: usize) -> bool {
+    n <= 1000 || n.is_multiple_of(n / 1000)
 }
 
 /// `engine 1: W-D-L (rate%)` so far.
@@ -292,6 +307,15 @@ fn running_score(records: &[Record]) -> String {
 mod tests {
     use super::*;
     use zatre::rules::Variant;
+
+    #[test]
+    fn the_tallies_are_looked_at_every_game_then_at_every_thousandth() {
+        assert!((1..=1000).all(tally_due));
+        let looks = (1..=1_000_000).filter(|&n| tally_due(n)).count();
+        // About 1000 * (1 + ln 1000): a million games are tallied some 9,000 times, not a million.
+        assert!(looks < 10_000, "{looks} looks in a million games");
+        assert!(tally_due(1_000_000) && tally_due(2002) && !tally_due(2003));
+    }
 
     fn config(games: u64, shard: Shard) -> MatchConfig {
         MatchConfig {
