@@ -151,7 +151,6 @@ export default {
   'sheet.mark': 'x2',
   'sheet.points': 'body',
   'sheet.empty': 'zatím prázdná',
-  'status.title': 'Poslední stavový řádek enginu',
 
   'result.title': 'Konec hry',
   'result.youWon': 'Vyhrál(a) jsi!',

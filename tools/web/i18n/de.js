@@ -151,7 +151,6 @@ export default {
   'sheet.mark': 'x2',
   'sheet.points': 'Punkte',
   'sheet.empty': 'noch leer',
-  'status.title': 'Die letzte Statuszeile der Engine',
 
   'result.title': 'Spielende',
   'result.youWon': 'Du hast gewonnen!',

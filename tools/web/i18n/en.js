@@ -152,7 +152,6 @@ export default {
   'sheet.mark': 'mark',
   'sheet.points': 'points',
   'sheet.empty': 'empty sheet',
-  'status.title': "The engine's last status line",
 
   'result.title': 'Game over',
   'result.youWon': 'You won!',

@@ -151,7 +151,6 @@ export default {
   'sheet.mark': 'X',
   'sheet.points': 'pont',
   'sheet.empty': 'még üres',
-  'status.title': 'A motor utolsó állapotsora',
 
   'result.title': 'Vége a játéknak',
   'result.youWon': 'Nyertél!',
