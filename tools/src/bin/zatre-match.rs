@@ -224,7 +224,11 @@ fn play(args: PlayArgs) -> Result<ExitCode, String> {
         records: args.records,
         progress: std::io::stderr().is_terminal(),
     };
-    exit_on_signals().map_err(|e| format!("handling signals: {e}"))?;
+    exit_on_signals(|signal| {
+        eprintln!("zatre-match: stopped by signal {signal}; the engines are killed");
+        std::process::exit(128 + signal)
+    })
+    .map_err(|e| format!("handling signals: {e}"))?;
     let result = run(&config).map_err(|e| match (&e, &config.records) {
         (MatchError::Records(_), Some(path)) => format!("{}: {e}", path.display()),
         _ => e.to_string(),

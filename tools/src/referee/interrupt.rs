@@ -1,7 +1,8 @@
 //! An interrupted match: the register of live engine process groups, and the thread that, on
-//! SIGINT, SIGTERM or SIGHUP, kills every group, lets the record being written finish, and exits
-//! with 128 + the signal. Each engine runs in a process group of its own, so a terminal's signal
-//! never reaches it: without this an interrupted match left its engines running.
+//! SIGINT, SIGTERM or SIGHUP, kills every group, lets the record being written finish, and hands
+//! the signal to the program's own exit (zatre-match: 128 + the signal). Each engine runs in a
+//! process group of its own, so a terminal's signal never reaches it: without this an interrupted
+//! match left its engines running.
 
 use std::collections::BTreeSet;
 use std::io;
@@ -50,14 +51,16 @@ pub(crate) fn kill_group(leader: &Child) {
     process_group::kill(group);
 }
 
-/// From now on SIGINT, SIGTERM and SIGHUP kill every engine's process group and exit with
-/// 128 + the signal, once the record being written (if any) is whole. Call it before any other
-/// thread starts: the signals are blocked in the calling thread, the threads it starts inherit
-/// that, and one thread of its own waits for them.
+/// From now on SIGINT, SIGTERM and SIGHUP kill every engine's process group and then call `exit`
+/// with the signal, once the record being written (if any) is whole; no record is written and no
+/// engine started after that. The program says how it ends (`exit` prints and exits); this module
+/// neither prints nor exits. Call it before any other thread starts: the signals are blocked in
+/// the calling thread, the threads it starts inherit that, and one thread of its own waits for
+/// them.
 ///
 /// # Errors
 /// The signals cannot be blocked or the thread cannot be started.
-pub fn exit_on_signals() -> io::Result<()> {
+pub fn exit_on_signals(exit: fn(i32) -> !) -> io::Result<()> {
     // SAFETY: a zeroed sigset_t is a valid value to hand to sigemptyset, which initialises it.
     let mut set: libc::sigset_t = unsafe { std::mem::zeroed() };
     // SAFETY: `set` is a valid sigset_t owned here; these calls only write into it.
@@ -84,8 +87,7 @@ pub fn exit_on_signals() -> io::Result<()> {
         for &group in groups.iter() {
             process_group::kill(group);
         }
-        eprintln!("zatre-match: stopped by signal {signal}; the engines are killed");
-        std::process::exit(128 + signal);
+        exit(signal);
     })?;
     Ok(())
 }
