@@ -8,6 +8,8 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use super::bucket::Bucket;
+
 /// The engines held, per client.
 #[derive(Clone, Default)]
 pub struct Clients {
@@ -71,14 +73,13 @@ impl Drop for Held {
 /// client makes the bridge start processes; a refusal is answered before anything is started.
 pub struct Connects {
     per_minute: f64,
-    buckets: Mutex<HashMap<IpAddr, Bucket>>,
+    buckets: Mutex<HashMap<IpAddr, Dry>>,
 }
 
-/// A client's connects left, as of `at`; `dry` once it was refused, until it is let in again.
-struct Bucket {
-    left: f64,
-    at: Instant,
-    dry: bool,
+/// A client's bucket, and whether it was refused since it was last let in.
+struct Dry {
+    bucket: Bucket,
+    refused: bool,
 }
 
 /// Whether a client may open a WebSocket now.
@@ -101,28 +102,22 @@ impl Connects {
 
     /// Takes one connect of the client at `ip`, if it has one left at `now`.
     pub fn take(&self, ip: IpAddr, now: Instant) -> Connect {
-        let per_second = self.per_minute / 60.0;
         // A poisoned map still counts.
         let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
         if buckets.len() >= REMEMBERED {
-            let full = |b: &Bucket| {
-                b.left + now.saturating_duration_since(b.at).as_secs_f64() * per_second >= self.per_minute
-            };
-            buckets.retain(|_, b| !full(b));
+            buckets.retain(|_, d| !d.bucket.is_full(now));
         }
-        let bucket =
-            buckets.entry(client_key(ip)).or_insert(Bucket { left: self.per_minute, at: now, dry: false });
-        let gained = now.saturating_duration_since(bucket.at).as_secs_f64() * per_second;
-        bucket.left = (bucket.left + gained).min(self.per_minute);
-        bucket.at = now;
-        if bucket.left >= 1.0 {
-            bucket.left -= 1.0;
-            bucket.dry = false;
+        let client = buckets.entry(client_key(ip)).or_insert_with(|| Dry {
+            bucket: Bucket::new(self.per_minute, self.per_minute / 60.0, now),
+            refused: false,
+        });
+        if client.bucket.take(now) {
+            client.refused = false;
             Connect::Allowed
-        } else if bucket.dry {
+        } else if client.refused {
             Connect::Refused
         } else {
-            bucket.dry = true;
+            client.refused = true;
             Connect::RefusedFirst
         }
     }

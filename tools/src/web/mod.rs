@@ -17,6 +17,7 @@
 mod accept;
 mod allowlist;
 mod assets;
+mod bucket;
 pub mod client;
 mod clients;
 mod engine;

@@ -23,6 +23,7 @@ use tokio::sync::{mpsc, Notify, Semaphore};
 use tokio::time::{timeout, Instant};
 
 use super::allowlist::{self, echo, CommandLimits, Refusal};
+use super::bucket::Bucket;
 use super::clients::Clients;
 use super::engine::{Engine, Exit, Groups, MAX_WAITING};
 
@@ -236,7 +237,8 @@ pub async fn run(socket: WebSocket, page: Page) {
         // Reads the page and writes to the engine at once, so that a page is heard (its Close
         // frame above all) even while the engine takes no input.
         let to_engine = async {
-            let mut bucket = Bucket::new(page.limits.commands_per_second);
+            let rate = f64::from(page.limits.commands_per_second);
+            let mut bucket = Bucket::new(rate, rate, std::time::Instant::now());
             loop {
                 let msg = tokio::select! {
                     msg = stream.next() => {
@@ -267,14 +269,13 @@ pub async fn run(socket: WebSocket, page: Page) {
                 let line = text.as_str().strip_suffix('\r').unwrap_or(text.as_str());
                 // A message may be one byte longer than a line only for its trailing \r.
                 if line.len() > super::MAX_LINE {
-                    let why = format!("the page sent a line longer than {} bytes", super::MAX_LINE);
-                    return End::Page(CloseReason::LineTooLong, why);
+                    return line_too_long();
                 }
                 if line.contains(['\n', '\r']) {
                     let why = "one protocol line per message: this one holds a line break";
                     return End::Page(CloseReason::NotOneLine, why.into());
                 }
-                if !bucket.take(Instant::now()) {
+                if !bucket.take(std::time::Instant::now()) {
                     let n = page.limits.commands_per_second;
                     return End::Page(
                         CloseReason::TooManyCommands,
@@ -466,16 +467,18 @@ async fn quiet_for(started: Instant, last: &AtomicU64, limit: Duration) {
     }
 }
 
+/// The page sent more than a line: too large a frame, or a message one byte over without its `\r`.
+fn line_too_long() -> End {
+    End::Page(CloseReason::LineTooLong, format!("the page sent a line longer than {} bytes", super::MAX_LINE))
+}
+
 /// The socket failed: why, by what tungstenite says.
 fn socket_error(e: axum::Error) -> End {
     use tungstenite::error::ProtocolError as P;
     use tungstenite::Error as E;
     let inner = e.into_inner();
     match inner.downcast_ref::<E>() {
-        Some(E::Capacity(_)) => End::Page(
-            CloseReason::LineTooLong,
-            format!("the page sent a line longer than {} bytes", super::MAX_LINE),
-        ),
+        Some(E::Capacity(_)) => line_too_long(),
         Some(E::Utf8(_)) => {
             End::Page(CloseReason::NotUtf8, "a text message or close reason that is not UTF-8".into())
         }
@@ -484,32 +487,6 @@ fn socket_error(e: axum::Error) -> End {
             End::Page(CloseReason::ProtocolError, format!("WebSocket protocol error: {p}"))
         }
         Some(_) => End::PageClosed,
-    }
-}
-
-/// A token bucket: `rate` tokens a second, at most `rate` held.
-struct Bucket {
-    rate: f64,
-    tokens: f64,
-    at: Instant,
-}
-
-impl Bucket {
-    fn new(rate: u32) -> Bucket {
-        Bucket { rate: f64::from(rate), tokens: f64::from(rate), at: Instant::now() }
-    }
-
-    /// Takes one token if there is one.
-    fn take(&mut self, now: Instant) -> bool {
-        let gained = now.saturating_duration_since(self.at).as_secs_f64() * self.rate;
-        self.tokens = (self.tokens + gained).min(self.rate);
-        self.at = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
     }
 }
 
@@ -552,25 +529,4 @@ async fn close(sink: &mut Sink, reason: CloseReason, why: &str) {
         let _ = sink.close().await;
     })
     .await;
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_bucket_allows_a_burst_then_its_rate() {
-        let start = Instant::now();
-        let mut b = Bucket::new(5);
-        b.at = start;
-        assert!((0..5).all(|_| b.take(start)), "a burst of 5");
-        assert!(!b.take(start), "the sixth at once is over");
-        assert!(!b.take(start + Duration::from_millis(100)), "half a token");
-        assert!(b.take(start + Duration::from_millis(200)), "one token after 200 ms");
-        assert!(!b.take(start + Duration::from_millis(200)));
-        // A long pause refills to the burst, no more.
-        let later = start + Duration::from_secs(60);
-        assert!((0..5).all(|_| b.take(later)));
-        assert!(!b.take(later));
-    }
 }
