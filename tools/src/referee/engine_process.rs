@@ -215,13 +215,11 @@ impl EngineProcess {
                 info.push_back(line);
                 continue;
             }
+            let other_id = || Fault::Garbage(format!("response '{}' to command {id} ({verb})", clip(&line)));
             if let Some(rest) = line.strip_prefix('=') {
                 let (got, payload) = split_id(rest);
                 if got != id.to_string() {
-                    return Err(Fault::Garbage(format!(
-                        "response '{}' to command {id} ({verb})",
-                        clip(&line)
-                    )));
+                    return Err(other_id());
                 }
                 if !payload.is_empty() {
                     reply.payload.push(payload.to_string());
@@ -234,10 +232,7 @@ impl EngineProcess {
                 // answers such a line; say so rather than call the answer garbage.
                 let unread = got.is_empty();
                 if got != id.to_string() && !unread {
-                    return Err(Fault::Garbage(format!(
-                        "response '{}' to command {id} ({verb})",
-                        clip(&line)
-                    )));
+                    return Err(other_id());
                 }
                 // Read to the empty line so that the stream stays in step, then report.
                 loop {
@@ -245,12 +240,8 @@ impl EngineProcess {
                         break;
                     }
                 }
-                if unread {
-                    return Err(Fault::Error(format!(
-                        "{verb}: the engine could not read the command: {message}"
-                    )));
-                }
-                return Err(Fault::Error(format!("{verb}: {}", clip(message))));
+                let said = if unread { "the engine could not read the command: " } else { "" };
+                return Err(Fault::Error(format!("{verb}: {said}{}", clip(message))));
             }
             return Err(Fault::Garbage(format!("'{}' while waiting for the answer to {verb}", clip(&line))));
         }

@@ -186,7 +186,6 @@ pub fn run(config: &MatchConfig) -> Result<MatchResult, MatchError> {
     let bar = progress_bar(config, plans.len());
     let workers = config.concurrency.clamp(1, plans.len().max(1));
     let mut records = Vec::with_capacity(plans.len());
-    let mut sprt_state = None;
     let mut match_error = None;
     thread::scope(|scope| {
         for _ in 0..workers {
@@ -252,18 +251,14 @@ pub fn run(config: &MatchConfig) -> Result<MatchResult, MatchError> {
                 bar.inc(1);
             }
             if let (Some(test), true) = (&config.sprt, due) {
-                let state = Report::from_records(&records).sprt(test);
-                if state.verdict != Verdict::Continue {
+                if Report::from_records(&records).sprt(test).verdict != Verdict::Continue {
                     stop.store(true, Ordering::Relaxed);
                 }
-                sprt_state = Some(state);
             }
         }
     });
     // The test's state of every game played, whenever it was last looked at.
-    if let Some(test) = &config.sprt {
-        sprt_state = Some(Report::from_records(&records).sprt(test));
-    }
+    let sprt_state = config.sprt.as_ref().map(|test| Report::from_records(&records).sprt(test));
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
