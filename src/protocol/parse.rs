@@ -365,15 +365,9 @@ fn newgame_args(mut i: &str) -> PResult<'_, NewGameArgs> {
             args.variant = Some(v.to_owned());
             i = rest;
         } else if let Ok((rest, _)) = keyword("players").parse(rest) {
-            once(&args.players, "players", at)?;
-            let (rest, n) = arg("a number of players", number::<u8>("players")).parse(rest)?;
-            args.players = Some(n);
-            i = rest;
+            i = keyword_number(rest, at, &mut args.players, "players", "a number of players")?;
         } else if let Ok((rest, _)) = keyword("seed").parse(rest) {
-            once(&args.seed, "seed", at)?;
-            let (rest, n) = arg("a seed", number::<u64>("seed")).parse(rest)?;
-            args.seed = Some(n);
-            i = rest;
+            i = keyword_number(rest, at, &mut args.seed, "seed", "a seed")?;
         } else {
             let (rest, kv) =
                 expect("variant, players, seed or <rule>=<value>", terminated(key_value, token_end))(rest)?;
@@ -394,27 +388,22 @@ fn go_args(mut i: &str) -> PResult<'_, GoArgs> {
         // No word at all (blanks at the end) falls to the error of an unknown one.
         let (rest, word) = token(rest).unwrap_or((rest, ""));
         i = match word {
-            "movetime" => go_number(rest, at, &mut args.movetime, "movetime", "milliseconds")?,
-            "nodes" => go_number(rest, at, &mut args.nodes, "nodes", "a node count")?,
-            "depth" => go_number(rest, at, &mut args.depth, "depth", "a depth")?,
-            "time" => go_number(rest, at, &mut args.time, "time", "milliseconds")?,
-            "inc" => go_number(rest, at, &mut args.inc, "inc", "milliseconds")?,
-            "movestogo" => go_number(rest, at, &mut args.movestogo, "movestogo", "a number of moves")?,
+            "movetime" => keyword_number(rest, at, &mut args.movetime, "movetime", "milliseconds")?,
+            "nodes" => keyword_number(rest, at, &mut args.nodes, "nodes", "a node count")?,
+            "depth" => keyword_number(rest, at, &mut args.depth, "depth", "a depth")?,
+            "time" => keyword_number(rest, at, &mut args.time, "time", "milliseconds")?,
+            "inc" => keyword_number(rest, at, &mut args.inc, "inc", "milliseconds")?,
+            "movestogo" => keyword_number(rest, at, &mut args.movestogo, "movestogo", "a number of moves")?,
             "infinite" => {
                 once(&args.infinite.then_some(()), "infinite", at)?;
                 args.infinite = true;
                 rest
             }
             "searchmoves" => {
-                // The moves run to the end of the line.
-                let (mut rest, first) = arg("a move", raw_move).parse(rest)?;
-                let mut moves = vec![first];
-                while eof::<_, Problem>(rest).is_err() {
-                    let (r, mv) = arg("a move", raw_move).parse(rest)?;
-                    moves.push(mv);
-                    rest = r;
-                }
-                args.searchmoves = moves;
+                // The moves, one at least, run to the end of the line.
+                let (rest, first) = arg("a move", raw_move).parse(rest)?;
+                let (rest, more) = to_end(rest, "a move", raw_move)?;
+                args.searchmoves = std::iter::once(first).chain(more).collect();
                 rest
             }
             _ => {
@@ -429,9 +418,9 @@ fn go_args(mut i: &str) -> PResult<'_, GoArgs> {
     }
 }
 
-/// The number after a `go` keyword (`what` it is, for the error), into its `slot` (`word` given
-/// once); the input after it.
-fn go_number<'a, T: std::str::FromStr>(
+/// The number after a keyword of `go` or `newgame` (`what` it is, for the error), into its `slot`
+/// (`word` given once); the input after it.
+fn keyword_number<'a, T: std::str::FromStr>(
     rest: &'a str,
     at: &'a str,
     slot: &mut Option<T>,
@@ -442,6 +431,22 @@ fn go_number<'a, T: std::str::FromStr>(
     let (rest, n) = arg(what, number::<T>(word)).parse(rest)?;
     *slot = Some(n);
     Ok(rest)
+}
+
+/// Items of `p` (each after blanks; `what` one is, for the error) to the end of the line.
+fn to_end<'a, O>(
+    mut i: &'a str,
+    what: &'static str,
+    p: impl Parser<&'a str, Output = O, Error = Problem<'a>>,
+) -> PResult<'a, Vec<O>> {
+    let mut item = arg(what, p);
+    let mut items = Vec::new();
+    while eof::<_, Problem>(i).is_err() {
+        let (rest, x) = item(i)?;
+        items.push(x);
+        i = rest;
+    }
+    Ok((i, items))
 }
 
 fn setoption_args(i: &str) -> PResult<'_, Command> {
@@ -465,25 +470,16 @@ fn position_args(i: &str) -> PResult<'_, PositionArgs> {
     }
     if let Ok((rest, _)) = preceded(space1::<_, Problem>, keyword("startpos")).parse(i) {
         let (rest, newgame) = newgame_args(rest)?;
-        let (mut rest, moves) = opt(preceded(space1, keyword("moves"))).parse(rest)?;
-        let mut tokens = Vec::new();
-        if moves.is_some() {
-            while eof::<_, Problem>(rest).is_err() {
-                let (r, t) = arg("a draw (+35) or a move", replay_token).parse(rest)?;
-                tokens.push(t);
-                rest = r;
-            }
-        }
+        let (rest, moves) = opt(preceded(space1, keyword("moves"))).parse(rest)?;
+        let (rest, tokens) = match moves {
+            Some(_) => to_end(rest, "a draw (+35) or a move", replay_token)?,
+            None => (rest, Vec::new()),
+        };
         return Ok((rest, PositionArgs::StartPos { newgame, tokens }));
     }
-    let (mut rest, first) = arg("startpos or a position line", key_value).parse(i)?;
-    let mut fields = vec![first];
-    while eof::<_, Problem>(rest).is_err() {
-        let (r, kv) = arg("a <field>=<value> of the position line", key_value).parse(rest)?;
-        fields.push(kv);
-        rest = r;
-    }
-    Ok((rest, PositionArgs::Line(fields)))
+    let (rest, first) = arg("startpos or a position line", key_value).parse(i)?;
+    let (rest, more) = to_end(rest, "a <field>=<value> of the position line", key_value)?;
+    Ok((rest, PositionArgs::Line(std::iter::once(first).chain(more).collect())))
 }
 
 /// A command word followed by no arguments.
