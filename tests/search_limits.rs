@@ -56,8 +56,8 @@ proptest! {
     #![proptest_config(ProptestConfig { max_shrink_iters: 8, ..common::proptest_config(24) })]
 
     /// Plays a game to its end, by the search's own moves, and searches every turn under random
-    /// limits (depths to `u32::MAX`): every search answers, with a move `place` accepts; a node limit gives the same
-    /// move twice.
+    /// limits (depths to `u32::MAX`): every search answers, with a move `place` accepts; a node
+    /// limit gives the same move twice.
     #[test]
     fn every_go_answers_under_node_and_depth_limits(
         variant in prop_oneof![Just(Variant::Classic), Just(Variant::Dice), Just(Variant::Kids)],

@@ -523,13 +523,20 @@ mod tests {
     use proptest::prelude::*;
     use std::sync::atomic::AtomicBool;
 
+    /// The response to `line` (nothing for a line the engine ignores); a job it starts runs,
+    /// stopped at once.
     fn reply(engine: &mut Engine, line: &str) -> String {
+        answer(engine, line, true)
+    }
+
+    /// [`reply`], the job stopped at once or run to its own limits.
+    fn answer(engine: &mut Engine, line: &str, stop_at_once: bool) -> String {
         match parse_line(line.as_bytes()) {
             Line::Ignored => String::new(),
             Line::Request { id, command: Err(e) } => Response::failure(id, e.into()).to_string(),
             Line::Request { id, command: Ok(command) } => match engine.execute(id, command) {
                 Effect::Reply(r) => r.to_string(),
-                Effect::Start(_) => "(job)".to_owned(),
+                Effect::Start(job) => job.run(&AtomicBool::new(stop_at_once), &mut |_| ()).to_string(),
             },
         }
     }
@@ -693,18 +700,10 @@ mod tests {
             let mut engine = Engine::with_seed(9);
             reply(&mut engine, "draw");
             for line in lines {
-                let answer = match parse_line(line.as_bytes()) {
-                    Line::Ignored => continue,
-                    Line::Request { id, command: Err(e) } => Response::failure(id, e.into()),
-                    Line::Request { id, command: Ok(command) } => match engine.execute(id, command) {
-                        Effect::Reply(r) => r,
-                        Effect::Start(job) => {
-                            let stop = AtomicBool::new(!line.starts_with("go nodes"));
-                            job.run(&stop, &mut |_| ())
-                        }
-                    },
+                let answer = answer(&mut engine, &line, !line.starts_with("go nodes"));
+                if answer.is_empty() {
+                    continue;
                 }
-                .to_string();
                 prop_assert!(answer.starts_with('=') || answer.starts_with('?'), "{line}: {answer}");
                 prop_assert!(answer.ends_with("\n\n"), "{line}: {answer}");
                 prop_assert!(!answer.starts_with("? internal"), "{line}: {answer}");

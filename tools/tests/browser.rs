@@ -612,11 +612,7 @@ fn the_page_shows_a_refusal_and_restarts_a_crashed_engine() {
         Duration::from_secs(30),
     );
     browser.click("#close-save");
-    browser.wait_until(
-        "the turn back",
-        "return document.body.dataset.turn === 'place'",
-        Duration::from_secs(30),
-    );
+    wait_human_place(&browser);
     assert_eq!(shown(&browser).history, before.history, "the same game on a third engine");
 
     // An error response is shown with its message, and nothing changes.

@@ -448,7 +448,8 @@ export class Review {
   /** Leaves review mode at once, without the engine (its connection is gone): a reconnect takes
    * the game on the board up again; the review's game and analysis are dropped. */
   abandon() {
-    this.stopping = true;
+    // A running analysis ends by itself: its requests fail with the connection, and it stops
+    // once the review is no longer open.
     this.show(false);
     this.game = null;
     delete document.body.dataset.review;
