@@ -603,8 +603,13 @@ fn the_page_shows_a_refusal_and_restarts_a_crashed_engine() {
         Duration::from_secs(10),
     );
     assert!(said.as_str().is_some_and(|t| t.contains("killed by")), "{said}");
+    // Announced in the page's words, not the bridge's English reason.
     let heard = browser.js("return zatreSaid().join(' | ')");
-    assert!(heard.as_str().is_some_and(|t| t.contains("killed by")), "announced: {heard}");
+    assert!(
+        heard.as_str().is_some_and(|t| t.contains("The computer stopped working.")),
+        "announced: {heard}"
+    );
+    assert!(heard.as_str().is_some_and(|t| !t.contains("killed by")), "announced: {heard}");
     browser.click("#save-dialog .dialog-error button");
     browser.wait_until(
         "reconnected under the dialog",

@@ -169,24 +169,32 @@ function showError(e) {
   box.hidden = false;
   say($('#error').textContent, true);
   // The red bar is under a modal dialog's backdrop: the open dialog says it too.
+  dialogSays($('#error').textContent, $('#error-detail').textContent);
+}
+
+/**
+ * Says `sentence` in the open modal dialog, if any (its backdrop hides the page's bars): the
+ * engine's or the bridge's own words (`detail`, English) folded away under it, and `extra`
+ * elements (a button) after them.
+ */
+function dialogSays(sentence, detail, ...extra) {
   const inDialog = document.querySelector('dialog[open] .dialog-error');
-  if (inDialog) {
-    // The sentence, and the engine's own words (English) folded away under it.
-    const sentence = document.createElement('span');
-    sentence.textContent = $('#error').textContent;
-    inDialog.replaceChildren(sentence);
-    if ($('#error-detail').textContent) {
-      const more = document.createElement('details');
-      const summary = document.createElement('summary');
-      summary.textContent = t('error.more');
-      const code = document.createElement('code');
-      code.lang = 'en';
-      code.textContent = $('#error-detail').textContent;
-      more.append(summary, code);
-      inDialog.appendChild(more);
-    }
-    inDialog.hidden = false;
+  if (!inDialog) return;
+  const words = document.createElement('span');
+  words.textContent = sentence;
+  inDialog.replaceChildren(words);
+  if (detail) {
+    const more = document.createElement('details');
+    const summary = document.createElement('summary');
+    summary.textContent = t('error.more');
+    const code = document.createElement('code');
+    code.lang = 'en';
+    code.textContent = detail;
+    more.append(summary, code);
+    inDialog.appendChild(more);
   }
+  inDialog.append(...extra);
+  inDialog.hidden = false;
 }
 
 /** Clears the error a dialog says (when it closes, or when the red bar is dismissed). */
@@ -315,9 +323,15 @@ async function readPresets(variants) {
   return out;
 }
 
-function showClosed({ code, reason, opened }) {
+/** A close in the page's words, and the bridge's own code and reason (English). */
+function closeSaid({ code, reason, opened }) {
   const words = opened ? closeWords(code, reason) : t('close.unreachable');
-  $('#connection-text').textContent = `${words} (${code}${reason ? `: ${reason}` : ''})`;
+  return { words, detail: `${code}${reason ? `: ${reason}` : ''}` };
+}
+
+function showClosed(closed) {
+  const { words, detail } = closeSaid(closed);
+  $('#connection-text').textContent = `${words} (${detail})`;
 }
 
 function onClose({ code, reason, opened }) {
@@ -330,19 +344,15 @@ function onClose({ code, reason, opened }) {
   $('#connection').dataset.code = String(code);
   $('#turn-line').textContent = t('turn.noEngine');
   $('#engine-info').textContent = '';
-  say($('#connection-text').textContent, true);
+  // Said in the page's words; the bridge's own (English) only on the banner and folded away.
+  const { words, detail } = closeSaid(state.closed);
+  say(words, true);
   // The banner is under a modal dialog's backdrop: the open dialog says it, with its own button.
-  const inDialog = document.querySelector('dialog[open] .dialog-error');
-  if (inDialog) {
-    const sentence = document.createElement('span');
-    sentence.textContent = $('#connection-text').textContent;
-    const again = document.createElement('button');
-    again.type = 'button';
-    again.textContent = t('button.reconnect');
-    again.addEventListener('click', () => $('#reconnect').click());
-    inDialog.replaceChildren(sentence, ' ', again);
-    inDialog.hidden = false;
-  }
+  const again = document.createElement('button');
+  again.type = 'button';
+  again.textContent = t('button.reconnect');
+  again.addEventListener('click', () => $('#reconnect').click());
+  dialogSays(words, detail, again);
   updateButtons();
 }
 
