@@ -566,7 +566,7 @@ fn a_gui_reads_the_board_checks_tiles_one_by_one_and_follows_the_status() {
     assert_eq!(geometry[0], "= columns 15 rows 15 centre h8");
     let cells = geometry[1].strip_prefix("cells ").expect("cells").split(',').count();
     let extra: Vec<&str> = geometry[2].strip_prefix("extra ").expect("extra").split(',').collect();
-    assert_eq!((cells, extra.len()), (193, 32), "RULES.md 2.1");
+    assert_eq!((cells, extra.len()), (193, 32), "docs/rules.md 2.1");
     assert!(!extra.contains(&"h8"), "the classic centre is not a double cell");
     assert_eq!(ask(&mut engine, "status"), vec!["= phase draw turn 1 tomove 1 due 3", ""]);
     assert_eq!(ask(&mut engine, "draw 1 2 3"), vec!["= 1 2 3", ""]);

@@ -1,5 +1,6 @@
-//! Scoring and the score sheet: the worked examples of RULES.md section 5 and the sheet rules of
-//! section 2.5, checked on real boards where the seeds give one and at the sheet level otherwise.
+//! Scoring and the score sheet: the worked examples of docs/rules.md section 5 and the sheet rules
+//! of its section 2.5, checked on real boards where the rule texts give one and at the sheet level
+//! otherwise.
 
 mod common;
 

@@ -70,7 +70,7 @@ pub enum Shape {
     Kids,
 }
 
-/// The classic board, as drawn in RULES.md 2.1.
+/// The classic board, as drawn in docs/rules.md 2.1.
 const CLASSIC: [&str; 15] = [
     "####..D#D..####",
     "#D...........D#",
@@ -183,9 +183,9 @@ impl Geometry {
         self.centre
     }
 
-    /// Whether a cell is an extra cell as RULES.md names them: a double cell of the classic
-    /// board (its centre is not one, RULES.md 6), a diagonal cell of the dice and kids' boards
-    /// (the dice centre lies on both diagonals, so it is one, though it holds the start 1).
+    /// Whether a cell is an extra cell as docs/rules.md names them: a double cell of the classic
+    /// board (its centre is not one, docs/rules.md 6.1), a diagonal cell of the dice and kids'
+    /// boards (the dice centre lies on both diagonals, so it is one, though it holds the start 1).
     pub fn is_extra(&self, cell: Cell) -> bool {
         match self.square(cell) {
             Square::Double => true,

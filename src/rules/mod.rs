@@ -1,5 +1,5 @@
 //! The pure game: geometry, tiles, moves, legality, scoring, sheets and turn flow of the three
-//! variants of RULES.md. No I/O and no global RNG: randomness comes in as `&mut impl Rng`.
+//! variants of docs/rules.md. No I/O and no global RNG: randomness comes in as `&mut impl Rng`.
 
 mod board;
 mod error;

@@ -1,7 +1,7 @@
 //! The rules of a game as plain data: the variant, the player count and every rule option of
-//! RULES.md. Each option is named, parsed, printed and described in one table ([`RuleOption`]),
-//! which serves `newgame`, the position line, and the description a new-game dialog reads
-//! ([`option_specs`]).
+//! docs/rules.md (its section 7 lists them). Each option is named, parsed, printed and described
+//! in one table ([`RuleOption`]), which serves `newgame`, the position line, and the description
+//! a new-game dialog reads ([`option_specs`]).
 
 use std::fmt;
 use std::str::FromStr;

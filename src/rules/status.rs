@@ -85,8 +85,8 @@ impl Position {
     }
 
     /// The sheets in rank order if the game ended now, best first: by total (kids' dots: by the
-    /// dots of the 10 column, then the 9, then the 8, RULES.md 4); ties share a rank (1, 1, 3)
-    /// and keep their sheet order.
+    /// dots of the 10 column, then the 9, then the 8, docs/rules.md 4.4); ties share a rank
+    /// (1, 1, 3) and keep their sheet order.
     pub fn ranking(&self) -> Vec<Ranked> {
         let mut standings = self.standings();
         standings.sort_by(|a, b| b.rank_key.cmp(&a.rank_key).then(a.number.cmp(&b.number)));

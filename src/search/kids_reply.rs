@@ -1,6 +1,6 @@
 //! The kids' game's fast reply model: the most points any roll can make on a board, without
-//! listing the moves. In the kids' game (RULES.md 4) a value goes on any empty cell, so what a
-//! value scores on a cell depends only on the runs through that cell; two values of one move
+//! listing the moves. In the kids' game (docs/rules.md 4.2) a value goes on any empty cell, so
+//! what a value scores on a cell depends only on the runs through that cell; two values of one move
 //! meet only when their cells are partners ([`Board::partners`]: one run joins them). The best
 //! move of a roll is then the best pair of cells from per-cell points (the few best cells of each
 //! kind suffice, since a cell has at most four partners), or a pair of partners worked out whole

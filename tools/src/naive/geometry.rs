@@ -1,7 +1,7 @@
 //! Board geometry of the three variants: which squares are cells, and of what kind.
 //!
 //! Cells are `(column, row)` pairs, both counted from 0 (`a` = column 0, row `1` = row 0).
-//! The classic board is spelled out as the diagram of RULES.md 2.1; the dice and kids boards
+//! The classic board is spelled out as the diagram of docs/rules.md 2.1; the dice and kids boards
 //! are full squares whose two diagonals are extra cells.
 
 use super::error::NaiveError;
@@ -64,7 +64,7 @@ pub struct Geometry {
 }
 
 impl Geometry {
-    /// The classic board of RULES.md 2.1.
+    /// The classic board of docs/rules.md 2.1.
     pub fn classic() -> Geometry {
         let kinds = CLASSIC_DIAGRAM.iter().map(|row| row.chars().map(classic_kind).collect()).collect();
         Geometry { width: 15, height: 15, kinds }

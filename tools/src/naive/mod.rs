@@ -1,8 +1,8 @@
 //! A deliberately naive, independent reference move counter for Zatre.
 //!
-//! It shares no code with the engine's `zatre::rules`: it reads RULES.md and PROTOCOL.md again,
-//! and trades all speed for being obviously right, to give golden perft counts that test the
-//! engine's rules core.
+//! It shares no code with the engine's `zatre::rules`: it reads docs/rules.md and PROTOCOL.md
+//! again, and trades all speed for being obviously right, to give golden perft counts that test
+//! the engine's rules core.
 //!
 //! # How counts are made
 //!

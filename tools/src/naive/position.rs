@@ -343,8 +343,8 @@ fn parse_hands(text: &str, rules: &Rules) -> Result<Vec<Vec<u8>>, NaiveError> {
                 hand.push(parse_value(&ch.to_string(), rules)?);
             }
         }
-        // The dice and kids' hands are a roll of two or nothing (RULES.md): a longer one would
-        // make the search here run for minutes.
+        // The dice and kids' hands are a roll of two or nothing (docs/rules.md 3.2, 4.2): a longer
+        // one would make the search here run for minutes.
         if rules.variant != Variant::Classic && hand.len() > 2 {
             return Err(NaiveError::new(format!("hand `{part}`: this variant rolls two dice")));
         }
