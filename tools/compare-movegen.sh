@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Compares the move generator of the working tree with a base commit (default 2743cf5, the main
-# of issue 13), side by side in one run: builds both benches, then runs each criterion group of
+# Compares the move generator of the working tree with a base commit (default 2743cf5, the last
+# main before the pruned search for the largest move size), side by side in one run: builds both benches, then runs each criterion group of
 # benches/movegen.rs alternately, base then working tree, ROUNDS times, and prints per benchmark
 # the median time of each and the ratio base/new (above 1: the working tree is faster).
 #

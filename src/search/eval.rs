@@ -49,8 +49,7 @@ const CLASSIC: Weights = Weights {
 };
 /// Classic, three players: fitted by `zatre-fit --players 3 --games 300 --holdout 100 --seed 1
 /// --nodes 20000` to the games of the engine with the two-player weights. Sets fitted to games of
-/// the engine against two greedy players (`--opponents greedy`) played no better measurably: the
-/// one fitted to every sheet leaned positive on two seeds and gave nothing on two more
+/// the engine against two greedy players (`--opponents greedy`) played no better measurably
 /// (tools/STRENGTH.md, "Weights fitted to games against greedy").
 const CLASSIC_3: Weights = Weights {
     rates: [0.260, 0.364, 0.683, 0.273],
@@ -73,11 +72,11 @@ const CLASSIC_4: Weights = Weights {
 /// Dice: fitted to the final scores of the engine's own sheets in games against `greedy`, by
 /// `zatre-fit --variant dice --opponents greedy --sheets own --games 400 --holdout 200 --seed 4001
 /// --nodes 100000 --jobs 1`, from the games of the engine with the weights before (rates 0.415,
-/// 0.498, 0.632, 0.291, mark factor 1.995, no slopes; themselves fitted to self-play). Against
-/// `greedy` its margin grew by about 4 points a game on two seeds at 300,000 nodes and by 3.5 over
-/// three runs of 1,000 games at 100 ms, its win rate by less (89.8% against 89.2%). Sets fitted to
-/// every sheet of those games, or to self-play again, played worse or no better (tools/STRENGTH.md,
-/// "Dice: weights fitted to the engine's own sheets").
+/// 0.498, 0.632, 0.291, mark factor 1.995, no slopes; themselves fitted to self-play). Fitted to
+/// the engine's own sheets because those are the sheets whose value the search compares; it
+/// played stronger against `greedy` than the set before, while sets fitted to every sheet of those
+/// games, or to self-play again, played worse or no better (tools/STRENGTH.md, "Dice: weights
+/// fitted to the engine's own sheets").
 const DICE: Weights = Weights {
     rates: [0.208, 0.508, 0.684, 0.786],
     mean_entry: [1.06, 2.15, 4.9],

@@ -28,15 +28,14 @@
 //! listed plus, for every roll answered by the model, the empty cells it looks at (the model's
 //! work grows with them), and in step 4 the moves it lists for every roll.
 //!
-//! Measured against `greedy` (tools/STRENGTH.md, 200 games on the same draws, no node limit): the
-//! margin went from +1.7 (the general search at 550,000 nodes, about `go movetime 100`) to +3.2
-//! (59.2% won); the two turns of step 3 added nothing (-0.2 ± 2.3 points a game), nor did valuing
-//! 1,500 moves exactly instead of 300 (+0.3 ± 0.6). Ranking step 2 by the chance to win and
-//! solving the end (step 4) raised the share of games won from 57.2% to 60.1% over 1,600 games
-//! (+2.8 ± 1.9 game by game, the margin unchanged; tools/STRENGTH.md, "Kids: playing to win").
-//! Early in the game, the slowest, steps 1 and 2 take about 5 ms (20 ms before the reply model
-//! kept one partner pair of each kind), less as the board fills; step 4 solves at most 15,000
-//! positions, each board's moves listed once for all its margins.
+//! Why a search of its own: the kids' game is a race of a few points, decided by what each move
+//! leaves to the opponent, and every roll's best reply can be had from the reply model without
+//! listing moves, so the whole next turn is valued exactly for many more moves than the general
+//! search reaches in the same time. The default ranks by the chance to win rather than the
+//! margin, since a game is won by a point as well as by ten; step 3 is not the default, since the
+//! second turn did not play better. Steps 1 and 2 do a fixed amount of work, largest early in the
+//! game; step 4 solves at most [`super::kids_end::MOST_STATES`] positions, each board's moves
+//! listed once for all its margins. What each step is worth in matches: tools/STRENGTH.md.
 
 use std::collections::HashMap;
 

@@ -37,23 +37,15 @@
 //! seen to play other moves than greedy's in this game ([`Model::Strong`], [`super::opponents`]);
 //! any other opponent plays greedy's move (the most points now).
 //!
-//! What was measured: tools/STRENGTH.md. In short, against greedy: at 300,000 nodes a move (about
-//! what `go movetime 100` searches here) stage 2 alone was as strong as stage 2 and the playouts,
-//! whose turns were then greedy moves valued by the points they took; the next two turns valued
-//! that way were no stronger either. Valued by the evaluation, with one's own turn chosen by it,
-//! the next two turns gained +6.5 points of margin a game over stage 2 alone (+6.7 on other draws).
-//! Going on down the list while the time lasts, with faster simulated turns, moved the margin at
-//! `go movetime 100` by +1.1 ± 2.3 against greedy and -2.0 ± 3.6 against the baseline: nothing
-//! measurable, but a search that is given time now uses it.
-//!
-//! With three or four players the values stay margins over the best other sheet's value, and
-//! the default stays the next two turns (two opponents' replies). Against three greedy players at
-//! 300,000 nodes a move (tools/STRENGTH.md, issue 27), game by game on the same draws: stage 2
-//! alone made -1.9 ± 3.1 points of margin a game less; the expected margin over the best of
-//! uncertain sheets (each normal around its value, the spread growing with its turns to come, so
-//! that a point given to an opponent costs that opponent's chance of ending best) moved it by
-//! -0.3 ± 3.3; the chance of finishing first as the objective by -2.4 ± 3.4; playouts of the
-//! whole round (`go depth 3`) by -5.9 ± 5.0. None was kept.
+//! Why the next two turns are the default: with every simulated turn valued by the evaluation of
+//! the mover's sheet (not by the points it takes) and one's own turn chosen by that value, the
+//! second turn sees what a move sets up for oneself after the opponent's reply, and in matches it
+//! played stronger than stage 2 alone and than playouts. Going on down stage 2's ranking while the
+//! time lasts lets a search that is given more time use it. With three or four players the values
+//! stay margins over the best other sheet, and the default stays the next two turns (two
+//! opponents' replies): other objectives (the chance of finishing first, a margin over uncertain
+//! sheets) and playouts of the whole round played no better. The match results behind each choice
+//! are in tools/STRENGTH.md.
 //!
 //! Nodes are moves generated and scored, by the shortlist and by the moves of the simulated
 //! turns; on one thread a node limit gives the same move for the same position, seed and

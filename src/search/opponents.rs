@@ -10,14 +10,13 @@
 //! played. With no moves to go by (a game given as a position line, or a seat that has not moved
 //! yet) a player counts as greedy.
 //!
-//! Measured (tools/STRENGTH.md, "Opponents as they play"): against d028613, the engine before,
-//! which chooses the same moves as this one did with every opponent modelled as greedy, it won
-//! 54.6% [51.9, 57.3] of 1,000 two-player games at `go movetime 100` (elo +32, margin +6.2 a
-//! game). Against `greedy` the greedy model is exact, and play is unchanged move for move.
-//! Watching costs little: the first `go nodes 1` after a game was set up from its moves answered
-//! in 1.8 ms instead of 0.2 ms after 54 four-player classic moves, 0.8 ms instead of 0.3 after
-//! 30 two-player dice moves, and in 0.2 ms again at the next `go`. The two-player kids' game,
-//! whose search does not use the models, is not watched (it took 7.9 ms after 30 moves before).
+//! Against `greedy` the greedy model is exact, so play against it is what it would be with every
+//! opponent modelled as greedy, move for move; against a stronger player the model makes the
+//! simulated turns closer to what that player does (what it is worth in matches:
+//! tools/STRENGTH.md, "Opponents as they play"). Each move of the game is looked at once, at the
+//! first `go` after it ([`Watch`] keeps what it saw from one `go` to the next), so that watching
+//! stays cheap next to the search. The two-player kids' game, whose search does not use the
+//! models, is not watched.
 
 use std::sync::atomic::AtomicBool;
 

@@ -1,4 +1,4 @@
-//! Review mode of the board (issue 28) in a real browser: headless Chromium through Debian's
+//! Review mode of the board (a recorded game, analysed move by move) in a real browser: headless Chromium through Debian's
 //! chromedriver, the page served by `zatre-web` with the real engine behind it.
 //!
 //! A recorded game with a deliberately bad move is opened as a file (a zatre-match record) and

@@ -286,7 +286,7 @@ export default {
     'Číselné klávesy vyberou kámen s touto hodnotou (dětské kostky: 0 až 5); Enter nebo mezerník ho položí na pole, nebo vybere kámen, na kterém je fokus.\n' +
     'Escape vrátí vybraný kámen, nebo vezme zpět poslední kámen tohoto tahu. Pak Tabem na „Odehrát tah“ a Enter.',
 
-  // Review mode (issue 28, js/review.js).
+  // Review mode (js/review.js): a recorded game, analysed move by move.
   'review.button': 'Rozbor',
   'review.thisGame': 'Rozebrat tuto hru',
   'review.title': 'Rozbor hry',

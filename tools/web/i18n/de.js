@@ -286,7 +286,7 @@ export default {
     'Die Zifferntasten wählen einen Stein mit dieser Augenzahl (die Kinderwürfel: 0 bis 5); Eingabe oder Leertaste legt ihn auf das Feld oder wählt einen Stein, auf dem der Fokus steht.\n' +
     'Escape legt den gewählten Stein zurück oder nimmt den letzten Stein dieses Zugs zurück. Dann mit Tab zu „Zug beenden“ und Eingabe drücken.',
 
-  // Review mode (issue 28, js/review.js).
+  // Review mode (js/review.js): a recorded game, analysed move by move.
   'review.button': 'Analyse',
   'review.thisGame': 'Diese Partie analysieren',
   'review.title': 'Partie analysieren',

@@ -287,7 +287,7 @@ export default {
     'The number keys pick a tile of that value from your hand (the kids\' dice: 0 to 5); Enter or Space puts it on the cell, or picks a focused hand tile.\n' +
     'Escape puts the picked tile back, or takes back the last tile of this turn. Then Tab to Submit move and press Enter.',
 
-  // Review mode (issue 28, js/review.js).
+  // Review mode (js/review.js): a recorded game, analysed move by move.
   'review.button': 'Review',
   'review.thisGame': 'Review this game',
   'review.title': 'Review a game',

@@ -286,7 +286,7 @@ export default {
     'A számbillentyűk kiválasztanak egy ilyen értékű lapkát (a gyerekkockák: 0–5); az Enter vagy a szóköz leteszi a mezőre, vagy kiválasztja a fókuszban álló lapkát.\n' +
     'Az Escape visszateszi a kiválasztott lapkát, vagy visszaveszi a lépés utolsó lapkáját. Utána Tabbal a „Lépés kész” gombra, és Enter.',
 
-  // Review mode (issue 28, js/review.js).
+  // Review mode (js/review.js): a recorded game, analysed move by move.
   'review.button': 'Elemzés',
   'review.thisGame': 'A játszma elemzése',
   'review.title': 'Játszma elemzése',

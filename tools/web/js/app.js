@@ -1364,7 +1364,7 @@ act(async () => {
   dialog.open();
 });
 
-// ---- review mode (issue 28) -----------------------------------------------------------------
+// ---- review mode ----------------------------------------------------------------------------
 // js/review.js owns it; here only the ways in (the header's Review, the result's "Review this
 // game") and out (the game on the board comes back from its `history`).
 

@@ -1,4 +1,4 @@
-// Review mode (issue 28): a game read from a `position startpos ... moves ...` line, a zatre-match
+// Review mode: a game read from a `position startpos ... moves ...` line, a zatre-match
 // record or a saved analysis, shown turn by turn on the board, analysed move by move in the page's
 // engine as zatre-analyse does it (tools/src/analyse/analyser.rs): before each move
 // `position startpos ... moves <the tokens before it>`, `go nodes <n>` for the engine's best move
