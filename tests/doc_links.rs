@@ -2,6 +2,14 @@
 //! exists inside the repository, and its `#anchor`, if any, names a heading of the Markdown file
 //! it points to (GitHub's heading ids). Links with a scheme (`https:`, `mailto:`) are not
 //! followed. Fenced code blocks and inline code are not Markdown links, so they are skipped.
+//!
+//! Two checks of every text file (code, documents, scripts, the board's page) go with it: each
+//! citation of the rules reference names a section that docs/rules.md has (`docs/rules.md 2.3.3`,
+//! `rules.md#6.1`), and none cites the team's rules file or notes folder beside the repository
+//! ([`OUTSIDE`]); and no line names a numbered work item (an issue, task, ticket, stop or pull
+//! request by its number, or a number after a bare `#`), which no reader of the repository can look
+//! up: a comment says what the code does and why instead. The tests' own examples of what must be
+//! found are built from pieces, so that this file does not name them itself.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -373,7 +381,7 @@ fn a_missing_file_a_missing_anchor_and_a_link_out_of_the_repository_are_each_rep
                 [ok](../Cargo.toml) [ok folder](../src) [ok anchor](#here) [web](https://example.com/x)\n\
                 [gone](../no-such-file.md)\n\
                 [bad anchor](#nowhere)\n\
-                [outside](../../somewhere-else/RULES.md)\n\
+                [outside](../../somewhere-else/notes.md)\n\
                 [another page](../README.md#its-heading) [another page, bad](../README.md#missing)\n";
     // The README's text is given here, so its anchors come from this text, not from the disk.
     let docs = vec![(page, text.to_string()), (root.join("README.md"), "## Its heading\n".to_string())];
@@ -381,11 +389,353 @@ fn a_missing_file_a_missing_anchor_and_a_link_out_of_the_repository_are_each_rep
     let shown: Vec<&str> = broken.iter().map(|b| b.split(": ").nth(1).unwrap_or("")).collect();
     assert_eq!(
         shown,
-        ["../no-such-file.md", "#nowhere", "../../somewhere-else/RULES.md", "../README.md#missing"],
+        ["../no-such-file.md", "#nowhere", "../../somewhere-else/notes.md", "../README.md#missing"],
         "{broken:#?}"
     );
     assert!(broken[0].contains("no such file"), "{}", broken[0]);
     assert!(broken[1].contains("no heading"), "{}", broken[1]);
     assert!(broken[2].contains("outside the repository"), "{}", broken[2]);
     assert!(broken[3].contains("no heading with the id 'missing'"), "{}", broken[3]);
+}
+
+/// The file names (by extension, or whole for files without one) whose text the reference and
+/// work-item checks read: code, documents, scripts, the board's page and the CI script.
+const TEXT_FILES: [&str; 12] =
+    ["rs", "md", "toml", "sh", "js", "html", "css", "txt", "json", "yml", "service", "run"];
+
+/// Folders whose files are data, not text anyone writes: golden counts and positions.
+const DATA_DIRS: [&str; 1] = ["tests/golden"];
+
+/// Every text file under `dir` ([`TEXT_FILES`]), outside the skipped folders, hidden ones but
+/// `.ci`, and [`DATA_DIRS`].
+fn text_files(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
+    let entries = fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    for entry in entries {
+        let path = entry.expect("a readable directory entry").path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let relative = path.strip_prefix(root).unwrap_or(&path);
+        if path.is_dir() {
+            let hidden = name.starts_with('.') && name != ".ci";
+            if !hidden && !SKIPPED_DIRS.contains(&name) && !DATA_DIRS.iter().any(|d| relative == Path::new(d))
+            {
+                text_files(root, &path, out);
+            }
+        } else {
+            let kind = name.rsplit_once('.').map_or(name, |(_, ext)| ext);
+            if TEXT_FILES.contains(&kind) {
+                out.push(path);
+            }
+        }
+    }
+}
+
+/// Every text file of the repository with its text, shown relative to the root.
+fn repository_texts() -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    text_files(root, root, &mut files);
+    files.sort();
+    assert!(files.iter().any(|f| f.ends_with("src/lib.rs")), "no src/lib.rs found under {}", root.display());
+    files
+        .into_iter()
+        // A file that is not UTF-8 is not text anyone cites from.
+        .filter_map(|path| {
+            let text = fs::read_to_string(&path).ok()?;
+            Some((path.strip_prefix(root).unwrap_or(&path).display().to_string(), text))
+        })
+        .collect()
+}
+
+/// The words that name a work item when a number follows them (`issue <n>`, `task #<n>`).
+const WORK_ITEM_WORDS: [&str; 10] =
+    ["issue", "issues", "task", "tasks", "ticket", "tickets", "stop", "pr", "pull request", "work item"];
+
+/// The numbered work items a line names, as written: a word of [`WORK_ITEM_WORDS`] followed by a
+/// number (`#` allowed), or `#` and a number standing alone. Link targets (`](#2.3)`,
+/// `href="#..."`) are anchors, not work items, and are skipped; so is `#` with three, four, six
+/// or eight digits (a hex colour may be all digits: `#333`), a section number (`#6.1`), and a `#`
+/// inside a word, an entity (`&#13;`) or a format (`{:#04x}`).
+fn work_items(line: &str) -> Vec<String> {
+    let line = without_link_targets(line);
+    let lower = line.to_ascii_lowercase();
+    let bytes = lower.as_bytes();
+    let word_char = |i: usize| bytes.get(i).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
+    let digits_at = |i: usize| bytes[i.min(bytes.len())..].iter().take_while(|b| b.is_ascii_digit()).count();
+    let mut found = Vec::new();
+    for word in WORK_ITEM_WORDS {
+        let mut from = 0;
+        while let Some(at) = lower[from..].find(word).map(|i| i + from) {
+            from = at + word.len();
+            if at > 0 && word_char(at - 1) {
+                continue;
+            }
+            let mut i = at + word.len();
+            let spaces = bytes[i..].iter().take_while(|&&b| b == b' ').count();
+            i += spaces;
+            let hash = bytes.get(i) == Some(&b'#');
+            i += usize::from(hash);
+            let n = digits_at(i);
+            if (spaces > 0 || hash) && n > 0 && !word_char(i + n) {
+                found.push(line[at..i + n].to_string());
+            }
+        }
+    }
+    for (at, _) in lower.match_indices('#') {
+        let before = at.checked_sub(1).map(|i| bytes[i]);
+        if before.is_some_and(|b| b.is_ascii_alphanumeric() || b"&#:_/\\".contains(&b)) {
+            continue;
+        }
+        let n = digits_at(at + 1);
+        let section =
+            bytes.get(at + 1 + n) == Some(&b'.') && bytes.get(at + 2 + n).is_some_and(u8::is_ascii_digit);
+        if n > 0 && ![3, 4, 6, 8].contains(&n) && !word_char(at + 1 + n) && !section {
+            let item = &line[at..at + 1 + n];
+            if !found.iter().any(|f| f.ends_with(item)) {
+                found.push(item.to_string());
+            }
+        }
+    }
+    found
+}
+
+/// The line with the targets of Markdown links (`](...)`) and of `href="..."` left out.
+fn without_link_targets(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    loop {
+        let link = rest.find("](").map(|i| (i + 2, ")"));
+        let href = rest.find("href=\"").map(|i| (i + 6, "\""));
+        let next = match (link, href) {
+            (Some(a), Some(b)) => Some(if a.0 < b.0 { a } else { b }),
+            (a, b) => a.or(b),
+        };
+        let Some((start, close)) = next else { break };
+        out.push_str(&rest[..start]);
+        let after = &rest[start..];
+        match after.find(close) {
+            Some(end) => rest = &after[end..],
+            None => {
+                rest = "";
+                break;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// One line per numbered work item in `texts`: `<file>:<line>: names '<item>' ...`.
+fn work_item_lines(texts: &[(String, String)]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (file, text) in texts {
+        for (index, line) in text.lines().enumerate() {
+            for item in work_items(line) {
+                out.push(format!(
+                    "{file}:{}: names the work item '{item}', which no reader can look up: say what the \
+                     code does and why instead",
+                    index + 1
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// What a file that other work owns and is rewriting still holds: `(file, what in two pieces, how
+/// many lines)`, let through while it stands exactly so. When the owner's rewrite removes it,
+/// [`awaiting_owner`] asks for the entry to go, so the lists only shrink; what is on no list fails
+/// at once.
+type Awaiting = (&'static str, [&'static str; 2], usize);
+
+/// The numbered work items of tools/STRENGTH.md, whose chronicle of experiments is being rewritten.
+const WORK_ITEMS_AWAITING_OWNER: [Awaiting; 8] = [
+    ("tools/STRENGTH.md", ["issue", " 27"], 4),
+    ("tools/STRENGTH.md", ["stop", " 34"], 1),
+    ("tools/STRENGTH.md", ["stop", " 35"], 1),
+    ("tools/STRENGTH.md", ["stop", " 37"], 4),
+    ("tools/STRENGTH.md", ["stop", " 38"], 3),
+    ("tools/STRENGTH.md", ["stop", " 40"], 2),
+    ("tools/STRENGTH.md", ["stop", " 41"], 7),
+    ("tools/STRENGTH.md", ["stop", " 43"], 1),
+];
+
+/// The citations of the rules file beside the repository in protocol/PROTOCOL.md, whose owner
+/// points them at docs/rules.md.
+const CITATIONS_AWAITING_OWNER: [Awaiting; 1] = [("protocol/PROTOCOL.md", ["RULES", ".md"], 6)];
+
+/// `found` (lines `<file>:<line>: ... '<what>' ...`) without the entries of `awaiting` that still
+/// stand exactly, and one line for each entry that no longer does.
+fn awaiting_owner(found: Vec<String>, awaiting: &[Awaiting]) -> Vec<String> {
+    let mut left = found;
+    let mut stale = Vec::new();
+    for &(file, pieces, count) in awaiting {
+        let what = format!("'{}'", pieces.concat());
+        let is_entry = |line: &String| line.starts_with(&format!("{file}:")) && line.contains(&what);
+        let n = left.iter().filter(|l| is_entry(l)).count();
+        if n == count {
+            left.retain(|l| !is_entry(l));
+        } else if n < count {
+            stale.push(format!(
+                "{file}: {what} stands on {n} line(s), not {count}: lower or remove its entry of the list awaiting the owner"
+            ));
+        }
+    }
+    left.extend(stale);
+    left
+}
+
+#[test]
+fn no_file_names_a_numbered_work_item() {
+    let found = awaiting_owner(work_item_lines(&repository_texts()), &WORK_ITEMS_AWAITING_OWNER);
+    assert!(found.is_empty(), "{} numbered work item(s):\n{}", found.len(), found.join("\n"));
+}
+
+#[test]
+fn work_items_are_found_and_colours_derives_headings_and_anchors_are_not() {
+    // Built from pieces, so that this file does not name them itself.
+    let item = |word: &str, number: &str| format!("{word}{number}");
+    let named = [
+        (item("see issue ", "13"), vec![item("issue ", "13")]),
+        (item("(Issue ", "28, js/review.js)"), vec![item("Issue ", "28")]),
+        (item("the main of task #", "12"), vec![item("task #", "12")]),
+        (item("on fresh draws (seed 3018, stop ", "41)"), vec![item("stop ", "41")]),
+        (item("fixed in #", "27."), vec![item("#", "27")]),
+        (item("(#", "5)"), vec![item("#", "5")]),
+        (item("PR ", "7 and pull request ") + "9", vec![item("PR ", "7"), item("pull request ", "9")]),
+        (item("a work item ", "3"), vec![item("work item ", "3")]),
+        (item("issue#", "44: the 12345-line file"), vec![item("issue#", "44")]),
+        (item("old #", "12345"), vec![item("#", "12345")]),
+    ];
+    for (line, expected) in named {
+        assert_eq!(work_items(&line), expected, "{line}");
+    }
+    let legitimate = [
+        "fill=\"#333\" stroke=\"#dddddd\"; .zero { stroke: #555; } color: #1234; #11223344",
+        "#[derive(Debug, Clone)] #![allow(dead_code)] r##\"<text fill=\"#333\">\"##",
+        "## 2. The classic game",
+        "### 2.3.3 Double cells",
+        "# 1 a comment line of a shell script",
+        r##"[2.9](#2.9) and [rules 6.1](../docs/rules.md#6.1) and <a href="#12">twelve</a> and #6.1"##,
+        "&#13;&#8203; {:#04x} {:#?} a#1 x/#1",
+        "the stop flag stops 3 jobs; stop_after 5; nonstop 4; tissue 3; PR-free prose; prompt 2",
+        "seat 1, step 3, turn 12, item 4 of the list, rule 2.3.3, bug-free, stopped 3 times",
+        "a move (#a2b3c4) and `legal #` and the issue of 12 rows",
+    ];
+    for line in legitimate {
+        assert_eq!(work_items(line), Vec::<String>::new(), "{line}");
+    }
+    let texts = vec![("src/x.rs".to_string(), item("// fine\n// what the main of issue ", "13 did\n"))];
+    assert_eq!(
+        work_item_lines(&texts),
+        [item(
+            "src/x.rs:2: names the work item 'issue ",
+            "13', which no reader can look up: say what the code does and why instead"
+        )]
+    );
+}
+
+/// The team's rules file and notes folder beside the repository, which the repository must not
+/// cite (in pieces, so that this file does not cite them either).
+const OUTSIDE: [[&str; 2]; 2] = [["RULES", ".md"], ["../", "shared/"]];
+
+/// The section numbers docs/rules.md has: the ids of its numbered anchors and headings.
+fn rules_sections() -> BTreeSet<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs").join("rules.md");
+    let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    heading_ids(&text)
+}
+
+/// One line per citation in `texts` that does not resolve: a file outside the repository
+/// ([`OUTSIDE`]), or `rules.md` followed by a section (` 2.3`, ` section 5`, `#6.1`)
+/// that `sections` does not hold.
+fn broken_rule_citations(texts: &[(String, String)], sections: &BTreeSet<String>) -> Vec<String> {
+    let mut out = Vec::new();
+    for (file, text) in texts {
+        for (index, line) in text.lines().enumerate() {
+            let at = |why: String| format!("{file}:{}: {why}", index + 1);
+            for outside in OUTSIDE.map(|pieces| pieces.concat()) {
+                if line.contains(&outside) {
+                    out.push(at(format!(
+                        "cites '{outside}', which is not in the repository: cite docs/rules.md and its section"
+                    )));
+                }
+            }
+            for (pos, _) in line.match_indices("rules.md") {
+                let section = cited_section(&line[pos + "rules.md".len()..]);
+                if let Some(section) = section {
+                    if !sections.contains(&section.to_lowercase()) {
+                        out.push(at(format!(
+                            "cites rules.md section '{section}', which docs/rules.md does not have"
+                        )));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The section that the text after a `rules.md` names: `#<anchor>`, or ` <number>`, ` section
+/// <number>` or ` sections <number>` (the first of a list; a full stop after it is the
+/// sentence's). `None` when it names none.
+fn cited_section(rest: &str) -> Option<&str> {
+    if let Some(anchor) = rest.strip_prefix('#') {
+        let end = anchor.find(|c: char| !(c.is_alphanumeric() || ".-_".contains(c))).unwrap_or(anchor.len());
+        return Some(anchor[..end].trim_end_matches('.')).filter(|a| !a.is_empty());
+    }
+    let words = rest.strip_prefix(' ')?.trim_start_matches(' ');
+    let words = ["sections ", "section "].iter().find_map(|w| words.strip_prefix(w)).unwrap_or(words);
+    let end = words.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(words.len());
+    let number = words[..end].trim_end_matches('.');
+    number.starts_with(|c: char| c.is_ascii_digit()).then_some(number)
+}
+
+#[test]
+fn every_citation_of_the_rules_names_a_section_of_docs_rules_md() {
+    let broken = awaiting_owner(
+        broken_rule_citations(&repository_texts(), &rules_sections()),
+        &CITATIONS_AWAITING_OWNER,
+    );
+    assert!(broken.is_empty(), "{} broken citation(s):\n{}", broken.len(), broken.join("\n"));
+}
+
+#[test]
+fn rule_citations_outside_the_repository_or_to_missing_sections_are_reported() {
+    let sections: BTreeSet<String> = ["2", "2.3", "2.3.3", "6.1"].into_iter().map(String::from).collect();
+    let [rules, shared] = OUTSIDE.map(|pieces| pieces.concat());
+    let missing = ["9", ".9"].concat();
+    let text = format!(
+        "// docs/rules.md 2.3.3 and rules.md section 2.3, rules.md#6.1, docs/rules.md 2.\n\
+         // docs/rules.md {missing} is not there, nor [x](rules.md#{missing}-a)\n\
+         // the reference in {rules} 2.1, beside the repository ({shared})\n\
+         // rules.md alone, and docs/rules.md's own words\n"
+    );
+    let broken = broken_rule_citations(&[("src/x.rs".to_string(), text)], &sections);
+    let outside = |name: &str| {
+        format!(
+            "src/x.rs:3: cites '{name}', which is not in the repository: cite docs/rules.md and its section"
+        )
+    };
+    assert_eq!(
+        broken,
+        [
+            format!("src/x.rs:2: cites rules.md section '{missing}', which docs/rules.md does not have"),
+            format!("src/x.rs:2: cites rules.md section '{missing}-a', which docs/rules.md does not have"),
+            outside(&rules),
+            outside(&shared),
+        ]
+    );
+}
+
+#[test]
+fn an_entry_awaiting_its_owner_passes_only_while_it_stands_exactly() {
+    let awaiting: [Awaiting; 1] = [("doc.md", ["it", "em"], 2)];
+    let line = |file: &str, n: usize, what: &str| format!("{file}:{n}: names '{what}'");
+    let two = vec![line("doc.md", 1, "item"), line("doc.md", 9, "item"), line("other.md", 3, "item")];
+    assert_eq!(awaiting_owner(two, &awaiting), [line("other.md", 3, "item")]);
+    let three = vec![line("doc.md", 1, "item"), line("doc.md", 2, "item"), line("doc.md", 3, "item")];
+    assert_eq!(awaiting_owner(three.clone(), &awaiting), three);
+    let one = awaiting_owner(vec![line("doc.md", 1, "item")], &awaiting);
+    assert_eq!(one.len(), 2, "{one:?}");
+    assert!(one[1].contains("stands on 1 line(s), not 2"), "{}", one[1]);
 }
