@@ -301,6 +301,4 @@ impl<'r> MoveGen<'r> {
         });
         moves
     }
-
 }
-
