@@ -77,6 +77,9 @@ pub struct MoveGen<'r> {
     /// When not 0, the enumeration skips every subtree that cannot reach this many placements
     /// (by [`MoveGen::growth_bound`]): sets below this size may then be missed.
     prune_below: usize,
+    /// Whether a valid set of `prune_below` placements is known to exist (the largest size,
+    /// proven before its moves are counted or listed).
+    size_reached: bool,
     /// Whether each set tries its normal cells before its double cells (classic hands of more
     /// than [`SMALL_HAND`] tiles): a tile on a double cell must lie on a run of 10 to 12 or be
     /// forced there, so the sets of a given size that are valid are met sooner.
@@ -112,6 +115,7 @@ impl<'r> MoveGen<'r> {
             stop: None,
             soft_stop: None,
             prune_below: 0,
+            size_reached: false,
             doubles_last: Self::doubles_last(rules, hand),
             scratch: bound::Scratch::new(),
             order_buffers: OrderBuffers::default(),
@@ -196,7 +200,7 @@ impl<'r> MoveGen<'r> {
                     return ControlFlow::Break(());
                 }
                 let prune = if self.hand.len() > SMALL_HAND { size } else { 0 };
-                self.pruned(prune, |g| {
+                self.pruned(prune, true, |g| {
                     g.enumerate(0, size, &mut |g| {
                         if any && g.soft_stopped() {
                             return ControlFlow::Break(());
@@ -242,7 +246,7 @@ impl<'r> MoveGen<'r> {
                     return 0;
                 }
                 let mut n = 0u64;
-                self.pruned(size, |g| {
+                self.pruned(size, true, |g| {
                     let _ = g.enumerate(0, size, &mut |g| {
                         if g.placed.len() == size && g.accept() {
                             n += 1;

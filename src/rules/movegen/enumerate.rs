@@ -172,11 +172,13 @@ impl<'r> MoveGen<'r> {
     /// The bound ([`MoveGen::may_grow_by`]) is asked only when it can cut something the
     /// enumeration would not cut by itself as cheaply. One tile short, the child enumeration is
     /// the exact test: it puts a tile down wherever one fits, and every set it visits has the size.
-    /// When the size is the whole hand, nearly every set of a hand that all goes down can still
-    /// grow to it: the bound then cut too few sets to pay for its region and line programmes
-    /// (hands of 7 to 9 tiles that all go down took 10 to 60% more instructions with it), so the
-    /// enumeration runs unpruned there, as the count of every size once did. Either way the
-    /// enumeration visits every set of the size in the same order.
+    /// When the size is the whole hand and some set of it is known to exist (the count or listing
+    /// of a proven largest size), nearly every set can still grow to it: the bound then cut too
+    /// few sets to pay for its region and line programmes (hands of 7 to 9 tiles that all go down
+    /// took 10 to 60% more instructions with it), so the enumeration runs unpruned there, as the
+    /// count of every size once did. The search for a size not yet proven keeps the bound: there
+    /// it proves that no set of the whole hand exists, which unpruned would visit every set.
+    /// Either way the enumeration visits every set of the size in the same order.
     #[inline]
     fn may_reach(&mut self, lo: usize, hi: usize, level: usize) -> bool {
         let want = self.prune_below;
@@ -185,7 +187,10 @@ impl<'r> MoveGen<'r> {
             return true;
         }
         let need = want - have;
-        need == self.hand.len() || (need < self.hand.len() && self.may_grow_by(lo, hi, level, need))
+        if need > self.hand.len() {
+            return false;
+        }
+        (need == self.hand.len() && self.size_reached) || self.may_grow_by(lo, hi, level, need)
     }
 
     /// Under `forced_double=forbid`: whether the tile put down last lies on a double cell off a
@@ -241,11 +246,14 @@ impl<'r> MoveGen<'r> {
         (sum, before, after)
     }
 
-    /// Runs `f` with the enumeration pruned to sets that can reach `size` placements.
-    pub(super) fn pruned<T>(&mut self, size: usize, f: impl FnOnce(&mut Self) -> T) -> T {
+    /// Runs `f` with the enumeration pruned to sets that can reach `size` placements, of which
+    /// some are known to exist when `reached` (see [`MoveGen::may_reach`]).
+    pub(super) fn pruned<T>(&mut self, size: usize, reached: bool, f: impl FnOnce(&mut Self) -> T) -> T {
         let saved = std::mem::replace(&mut self.prune_below, size);
+        let saved_reached = std::mem::replace(&mut self.size_reached, reached);
         let result = f(self);
         self.prune_below = saved;
+        self.size_reached = saved_reached;
         result
     }
 
@@ -292,7 +300,7 @@ impl<'r> MoveGen<'r> {
         let max = self.placed.len() + self.hand.len();
         let mut found = None;
         let prune = if min > self.placed.len() + 1 { min } else { 0 };
-        self.pruned(prune, |g| {
+        self.pruned(prune, false, |g| {
             let _ = g.enumerate(level, max, &mut |g| {
                 if g.placed.len() >= min && g.accept() {
                     found = Some(Move::new(g.current().to_vec()));

@@ -87,7 +87,7 @@ impl<'r> MoveGen<'r> {
     /// Whether some valid set has exactly `size` placements (false also when stopped).
     fn has_set_of(&mut self, size: usize, visited: &mut u64) -> bool {
         let mut found = false;
-        self.pruned(size, |g| {
+        self.pruned(size, false, |g| {
             let _ = g.enumerate(0, size, &mut |g| {
                 *visited += 1;
                 if g.placed.len() == size && g.accept() {
