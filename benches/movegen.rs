@@ -1,5 +1,6 @@
 //! Legal move generation and perft on fixed mid-game positions from seeded games, and `legal
-//! count` over the real positions of `tests/golden/middle-hands.txt` by hand size.
+//! count` over the real positions of `tests/golden/middle-hands.txt` by hand size and of
+//! `tests/golden/seeded-hands.txt` by hand size and by rule set.
 //!
 //! `cargo bench --bench movegen`; docs/contributing.md reports the medians (Figures).
 //! `tools/compare-movegen.sh` runs these groups against a base commit.
@@ -108,5 +109,51 @@ fn hands(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, legal_count, perft2, hands, next);
+/// The positions of the corpus of seeded hands (`tests/golden/seeded-hands.txt`: real games of
+/// every classic rule set, 1 to 4 players, hands of 3 to 11 tiles), with the name of the rules
+/// that decide how their moves are generated (`must_place` and `forced_double`). Read at run
+/// time, so that `tools/compare-movegen.sh` can measure a base commit on the same corpus.
+fn seeded_hands() -> Vec<(String, Position)> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/seeded-hands.txt");
+    let text = std::fs::read_to_string(path).expect("the corpus of seeded hands is readable");
+    text.lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter_map(|l| l.splitn(3, ' ').nth(2))
+        .map(|l| {
+            let option = |key: &str| {
+                l.split(' ').find_map(|f| f.strip_prefix(key)).expect("the position line names the option")
+            };
+            let rules = format!("{}_{}", option("must_place="), option("forced_double="));
+            (rules, Position::from_line(l).expect("a valid position line"))
+        })
+        .collect()
+}
+
+/// `legal count` over the corpus of seeded hands, by hand size (group `seeded_size`, 3 to 11
+/// tiles) and by the rules that decide the generation (group `seeded_rules`: `maximum_allow`,
+/// `maximum_forbid`, `maximal_allow`, `maximal_forbid`), every position of a benchmark counted
+/// once per iteration.
+fn seeded(c: &mut Criterion) {
+    let corpus = seeded_hands();
+    let count = |positions: &[&Position]| positions.iter().map(|p| p.movegen().legal_count()).sum::<u64>();
+    let mut bench = |group: &str, name: String, positions: Vec<&Position>| {
+        let mut group = c.benchmark_group(group);
+        group.sample_size(10);
+        group.throughput(Throughput::Elements(count(&positions)));
+        group.bench_function(format!("{name}_{}_positions", positions.len()), |b| {
+            b.iter(|| count(&positions))
+        });
+        group.finish();
+    };
+    for tiles in 3..=11 {
+        let positions = corpus.iter().map(|(_, p)| p).filter(|p| p.hand_to_move().len() == tiles).collect();
+        bench("seeded_size", format!("hand{tiles}"), positions);
+    }
+    for rules in ["maximum_allow", "maximum_forbid", "maximal_allow", "maximal_forbid"] {
+        let positions = corpus.iter().filter(|(r, _)| r == rules).map(|(_, p)| p).collect();
+        bench("seeded_rules", rules.to_string(), positions);
+    }
+}
+
+criterion_group!(benches, legal_count, perft2, hands, seeded, next);
 criterion_main!(benches);

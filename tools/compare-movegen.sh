@@ -1,37 +1,43 @@
 #!/usr/bin/env bash
-# Compares the move generator of the working tree with a base commit (default 2743cf5, the last
-# main before the pruned search for the largest move size), side by side in one run: builds both benches, then runs each criterion group of
-# benches/movegen.rs alternately, base then working tree, ROUNDS times, and prints per benchmark
-# the median time of each and the ratio base/new (above 1: the working tree is faster).
+# Compares the move generator of the working tree with a base commit (default a94242f, the last
+# commit before the largest-size bound), side by side in one run: builds both benches, then runs
+# each criterion group of benches/movegen.rs alternately, base then working tree, ROUNDS times,
+# and prints per benchmark the median time of each and the ratio base/new (above 1: the working
+# tree is faster).
 #
 #   tools/compare-movegen.sh [GROUP ...]      groups: legal_count perft2 next hand3 hand4 hand5
-#                                             hand6 hand9 (default: every group)
+#                                             hand6 hand9 seeded_size seeded_rules
+#                                             (default: every group)
 #   BASE=<commit> ROUNDS=<n> tools/compare-movegen.sh legal_count
-#   BASE=a94242f tools/compare-movegen.sh hand3 hand4 hand5 hand6 hand9
+#   tools/compare-movegen.sh seeded_size seeded_rules
+#
+# seeded_size and seeded_rules time the corpus of seeded hands (tests/golden/seeded-hands.txt)
+# by hand size (3 to 11 tiles) and by the rules that decide the generation (must_place and
+# forced_double); hand3 ... hand9 the older corpus of middle hands (tests/golden/middle-hands.txt).
 #
 # The base is exported with `git archive` into $BASE_DIR (default /tmp/zatre-base-<commit>), so no
-# worktree is added, and gets the working tree's bench file and its corpus of middle hands
-# (tests/golden/middle-hands.txt), so that both measure the same positions. A base older than
-# Position::extensions (ce2fdf3) cannot build the `next` group: the block between the bench's
-# `// BEGIN next` and `// END next` lines is then left out of its copy, and the report marks that
-# group's base time as missing. On a shared machine only the ratios of one run mean anything.
-# Criterion's "change" lines (percentages against the last saved run) are ignored.
+# worktree is added, and gets the working tree's bench file and both corpora, so that both
+# measure the same positions. A base older than Position::extensions (ce2fdf3) cannot build the
+# `next` group: the block between the bench's `// BEGIN next` and `// END next` lines is then left
+# out of its copy, and the report marks that group's base time as missing. On a shared machine
+# only the ratios of one run mean anything. Criterion's "change" lines (percentages against the
+# last saved run) are ignored.
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
-base=${BASE:-2743cf5}
+base=${BASE:-a94242f}
 rounds=${ROUNDS:-3}
 base_dir=${BASE_DIR:-/tmp/zatre-base-$base}
 groups=("$@")
-[ ${#groups[@]} -eq 0 ] && groups=(legal_count perft2 next hand3 hand4 hand5 hand6 hand9)
+[ ${#groups[@]} -eq 0 ] && groups=(legal_count perft2 next hand3 hand4 hand5 hand6 hand9 seeded_size seeded_rules)
 
 if [ ! -d "$base_dir" ]; then
   mkdir -p "$base_dir"
   git -C "$root" archive "$base" | tar -x -C "$base_dir"
 fi
-# The base gets the working tree's bench file and corpus, so that both measure the same positions.
+# The base gets the working tree's bench file and corpora, so that both measure the same positions.
 cp "$root/benches/movegen.rs" "$base_dir/benches/movegen.rs"
 mkdir -p "$base_dir/tests/golden"
-cp "$root/tests/golden/middle-hands.txt" "$base_dir/tests/golden/middle-hands.txt"
+cp "$root/tests/golden/middle-hands.txt" "$root/tests/golden/seeded-hands.txt" "$base_dir/tests/golden/"
 if ! (cd "$base_dir" && cargo bench --bench movegen --no-run -q 2>/dev/null); then
   echo "the base cannot build the bench's next group: measured without it" >&2
   awk '/^\/\/ BEGIN next/ { skip = 1 } !skip { print } /^\/\/ END next/ { skip = 0 }' "$root/benches/movegen.rs" \

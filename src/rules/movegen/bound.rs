@@ -86,13 +86,10 @@ impl MoveGen<'_> {
         // Cells of room at least v in the region, by v.
         let mut at_least = [0usize; VALUES];
         scratch.stack.clear();
-        for &c in &self.untried[lo..hi] {
-            let i = c.index();
-            if scratch.region[i] != stamp && self.board.room(c, limit).is_some_and(|r| r >= vmin) {
-                scratch.region[i] = stamp;
-                scratch.stack.push(i);
-            }
-        }
+        // The region is grown from each untried cell in turn, the next one taken only when the
+        // region grown so far is exhausted: the answer is often plain after a few cells, before
+        // the untried cells (often dozens) have all been looked at.
+        let mut seeds = self.untried[lo..hi].iter();
         // The first and last region square of every row and column, in grid coordinates.
         let mut rows = [Span::EMPTY; STRIDE];
         let mut columns = [Span::EMPTY; STRIDE];
@@ -100,7 +97,17 @@ impl MoveGen<'_> {
         let mut row_floor = Floor::default();
         let mut column_floor = Floor::default();
         let mut k = 0;
-        while k < scratch.stack.len() {
+        loop {
+            if k == scratch.stack.len() {
+                let board = &self.board;
+                let region = &mut scratch.region;
+                let seed = seeds.by_ref().map(|c| c.index()).find(|&i| {
+                    region[i] != stamp && board.room(Cell::from_index(i), limit).is_some_and(|r| r >= vmin)
+                });
+                let Some(i) = seed else { break };
+                region[i] = stamp;
+                scratch.stack.push(i);
+            }
             let i = scratch.stack[k];
             k += 1;
             let room = self.board.room(Cell::from_index(i), limit).unwrap_or(0);

@@ -14,7 +14,8 @@
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::{adjacent, MoveGen, GRID};
+use super::check::adjacent;
+use super::{MoveGen, GRID};
 use crate::rules::board::Axis;
 use crate::rules::error::MoveError;
 use crate::rules::geometry::Cell;

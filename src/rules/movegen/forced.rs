@@ -1,0 +1,559 @@
+//! The double-cell rule of a complete set: whether each tile on a double cell lies on a run of 10
+//! to 12, and when one does not, whether some order of the set's tiles makes it forced there (its
+//! value fits on no normal cell when it goes down) under `forced_double=allow`.
+//!
+//! Most sets are settled before any order is tried: a value that fits, at the start, on a normal
+//! cell that the whole set leaves able to take it fits there in every order (tiles put down only
+//! shrink the rooms beside their runs), and so does one at an end of the tile's own runs that the
+//! other tiles leave open. Otherwise finding an order is a search over the subsets of the set's
+//! tiles already down, cut short three ways: tiles that cannot open a normal cell to a forced
+//! value go down at once, unbranched; a tile that would open a cell that still fits a forced
+//! value with the whole set down must wait for that forced tile; and a forced tile that cannot be
+//! reached from the board through tiles free to go before it refuses the set outright
+//! ([`MoveGen::forced_order`]). The order the set was built in is tried first, as it often serves.
+
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use super::MoveGen;
+use crate::rules::board::Axis;
+use crate::rules::error::MoveError;
+use crate::rules::geometry::{Cell, Square, GRID, STRIDE};
+use crate::rules::moves::Placement;
+use crate::rules::options::ForcedDouble;
+use crate::rules::tiles::VALUES;
+
+/// The tiles of a set whose order [`MoveGen::forced_order`] searches.
+struct OrderSearch<'a> {
+    tiles: &'a [Placement],
+    /// The tiles (bits of indices into `tiles`) on double cells without a run of 10 to 12.
+    needy: Mask,
+    /// The normal cells beside the tiles' that take some needy value on the board before the set.
+    beside: &'a [Cell],
+    /// The tiles that can never open a normal cell to a needy tile's value: each may go down as
+    /// soon as it may (see [`MoveGen::order_from`]).
+    harmless: Mask,
+    /// For each tile, the needy tiles that must go down before it: it lies beside a normal cell
+    /// that the set leaves empty and that still takes their value with the whole set down, so
+    /// once it is down that cell touches the board and they can never go.
+    waits: &'a [Mask],
+}
+
+/// The buffers of [`MoveGen::forced_order`], kept from one search to the next.
+#[derive(Default)]
+pub(super) struct OrderBuffers {
+    tiles: Vec<Placement>,
+    beside: Vec<Cell>,
+    waits: Vec<Mask>,
+    touching: Vec<Mask>,
+    failed: MaskSet,
+    /// By cell index: 1 + the index of the set's tile on the cell, 0 elsewhere (all 0 between
+    /// searches; allocated on the first).
+    slot: Vec<u8>,
+    /// By cell index: whether the cell is in `beside` (all false between searches).
+    in_beside: Vec<bool>,
+}
+
+/// A set of the tiles of a move, as bits of their indices: a move may place every tile of the
+/// game (121).
+type Mask = u128;
+
+/// Tile `i` alone, as a mask.
+fn bit(i: usize) -> Mask {
+    1 << i
+}
+
+/// Whether `mask` holds tile `i`.
+fn holds(mask: Mask, i: usize) -> bool {
+    mask & bit(i) != 0
+}
+
+/// The tiles among `0..n` for which `pred` holds.
+fn mask_where(n: usize, pred: impl Fn(usize) -> bool) -> Mask {
+    (0..n).filter(|&i| pred(i)).fold(0, |m, i| m | bit(i))
+}
+
+/// Every tile among `0..n`.
+fn all_of(n: usize) -> Mask {
+    if n >= Mask::BITS as usize {
+        Mask::MAX
+    } else {
+        bit(n) - 1
+    }
+}
+
+/// The tiles of a mask, lowest first.
+fn tiles_of(mut mask: Mask) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            i
+        })
+    })
+}
+
+/// Sets of tiles as bit masks.
+type MaskSet = HashSet<Mask, BuildHasherDefault<MaskHasher>>;
+
+/// Hashes a bit mask with one multiplication: SipHash would cost more than the search it serves.
+#[derive(Default)]
+struct MaskHasher(u64);
+
+impl Hasher for MaskHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_u128(&mut self, n: u128) {
+        self.0 = (n as u64 ^ (n >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+/// What a complete set of placements is worth to the double-cell rule.
+pub(super) enum Doubles {
+    /// Every tile on a double cell lies on a run of 10 to 12, or the set has none.
+    Fine,
+    /// Valid only in the order of these indices into the placements (the forced exception).
+    Ordered(Vec<usize>),
+    /// Not valid: the reason, for the tile at this index.
+    Invalid(MoveError),
+}
+
+impl<'r> MoveGen<'r> {
+    /// Checks the double cells of the complete current set, finding a legal order if the forced
+    /// exception is needed.
+    pub(super) fn doubles(&mut self) -> Doubles {
+        if !self.doubles_matter || self.on_doubles == 0 {
+            return Doubles::Fine;
+        }
+        let low = self.limit - 2;
+        let mut needy: Mask = 0;
+        for (i, p) in self.placed.iter().enumerate() {
+            if self.board.square(p.cell) == Square::Double {
+                let scores = [1, STRIDE].into_iter().any(|step| self.run_ends(p.cell, step).0 >= low);
+                if !scores {
+                    needy |= bit(i);
+                }
+            }
+        }
+        if needy == 0 {
+            return Doubles::Fine;
+        }
+        let first = needy.trailing_zeros() as usize;
+        let cell = self.placed[first].cell;
+        if self.rules.forced_double == ForcedDouble::Forbid {
+            return Doubles::Invalid(MoveError::DoubleForbidden(cell));
+        }
+        // Quick refusal: a normal cell the value fits on at the start, left empty by the set, that
+        // it still fits on with the whole set down fits on it at any point of any order (tiles
+        // put down only shrink the room of the cells beside their runs).
+        self.ensure_base_fits();
+        let fits = self.base_fits.as_ref().expect("computed just above");
+        for i in (0..self.placed.len()).filter(|&i| holds(needy, i)) {
+            let value = self.placed[i].value;
+            let always = fits[usize::from(value)].iter().copied().find(|&c| {
+                self.board.is_empty_cell(c)
+                    && self.board.room(c, self.limit).is_some_and(|room| value <= room)
+            });
+            if let Some(fits) = always {
+                return Doubles::Invalid(MoveError::DoubleNotForced {
+                    cell: self.placed[i].cell,
+                    value,
+                    fits,
+                });
+            }
+        }
+        for i in (0..self.placed.len()).filter(|&i| holds(needy, i)) {
+            if let Some(fits) = self.end_fits_without(i) {
+                let p = self.placed[i];
+                return Doubles::Invalid(MoveError::DoubleNotForced { cell: p.cell, value: p.value, fits });
+            }
+        }
+        match self.forced_order(needy) {
+            Some(order) => Doubles::Ordered(order),
+            None => {
+                let value = self.placed[first].value;
+                let fits = self.base_fits()[usize::from(value)].first().copied();
+                Doubles::Invalid(match fits {
+                    Some(fits) => MoveError::DoubleNotForced { cell, value, fits },
+                    None => MoveError::DoubleNoOrder(cell),
+                })
+            }
+        }
+    }
+
+    /// A normal cell at an end of one of the runs through placement `i` of the complete set that
+    /// touched the board before the set and takes the placement's value with every other tile of
+    /// the set down: the placement is then never forced, in any order. (That cell touches the
+    /// board from the start, is left empty by the set, and its room only shrinks as tiles go
+    /// down, so it takes the value whenever placement `i` goes down; the quick refusal of
+    /// [`MoveGen::doubles`] misses it when placement `i` is itself what shrinks that room.)
+    fn end_fits_without(&self, i: usize) -> Option<Cell> {
+        let p = self.placed[i];
+        for (axis, step) in [(Axis::Horizontal, 1), (Axis::Vertical, STRIDE)] {
+            // For each side, the sum of the set's run beyond the placement and the cell ending it.
+            let side = |forward: bool| {
+                let (mut j, mut sum) = (p.cell.index(), 0u8);
+                loop {
+                    j = if forward { j + step } else { j - step };
+                    match self.board.get(Cell::from_index(j)) {
+                        Some(t) => sum += t,
+                        None => return (sum, j),
+                    }
+                }
+            };
+            let sides = [side(false), side(true)];
+            let run = sides[0].0 + sides[1].0 + p.value;
+            for (beyond, end) in sides {
+                if self.base_room.get(end).copied().flatten().is_none_or(|room| p.value > room) {
+                    continue;
+                }
+                let (horizontal, vertical) = self.board.sums_with(Cell::from_index(end), 0);
+                let (along, across) =
+                    if axis == Axis::Horizontal { (horizontal, vertical) } else { (vertical, horizontal) };
+                // Without placement `i` the run beside the cell ends before it.
+                let along = along - run + beyond;
+                if p.value + along.max(across) <= self.limit {
+                    return Some(Cell::from_index(end));
+                }
+            }
+        }
+        None
+    }
+
+    /// The normal cells each value fits on, on the board before the set.
+    pub(super) fn base_fits(&mut self) -> &[Vec<Cell>; VALUES] {
+        self.ensure_base_fits();
+        self.base_fits.as_ref().expect("computed just above")
+    }
+
+    pub(super) fn ensure_base_fits(&mut self) {
+        if self.base_fits.is_none() {
+            let set = self.placed.clone();
+            for p in set.iter().rev() {
+                self.board.remove(p.cell);
+            }
+            let g = self.board.geometry();
+            let open: Vec<Cell> = g
+                .cells()
+                .iter()
+                .copied()
+                .filter(|&c| self.board.is_empty_cell(c) && self.touches(c))
+                .collect();
+            let fits = self.fits_among(open.iter().copied());
+            self.base_room = vec![None; GRID];
+            for &c in open.iter().filter(|&&c| g.square(c) == Square::Normal) {
+                self.base_room[c.index()] = self.board.room(c, self.limit);
+            }
+            self.other_open = open.into_iter().filter(|&c| g.square(c) != Square::Normal).collect();
+            for p in &set {
+                self.board.place(p.cell, p.value);
+            }
+            self.base_fits = Some(fits);
+        }
+    }
+
+    /// The normal cells among `open` (empty cells that touch the board) that take each value: a
+    /// cell takes every value up to its room.
+    fn fits_among(&self, open: impl Iterator<Item = Cell>) -> [Vec<Cell>; VALUES] {
+        let mut fits: [Vec<Cell>; VALUES] = std::array::from_fn(|_| Vec::with_capacity(64));
+        for c in open.filter(|&c| self.board.square(c) == Square::Normal) {
+            if let Some(room) = self.board.room(c, self.limit) {
+                for list in fits.iter_mut().take(usize::from(room) + 1) {
+                    list.push(c);
+                }
+            }
+        }
+        fits
+    }
+
+    /// Searches the orders of the current set for one in which every tile touches the board when
+    /// it goes down and every tile in `needy` fits on no normal cell at that point.
+    pub(super) fn forced_order(&mut self, needy: Mask) -> Option<Vec<usize>> {
+        // The search's buffers, taken out of the generator for the search and put back after it:
+        // a set needs its order searched at most once, but an enumeration meets many such sets.
+        let mut buffers = std::mem::take(&mut self.order_buffers);
+        buffers.tiles.clear();
+        buffers.tiles.extend_from_slice(&self.placed);
+        let tiles = &buffers.tiles;
+        for p in tiles.iter().rev() {
+            self.board.remove(p.cell);
+        }
+        // The only normal cells a needy value may fit on during the search, besides those it
+        // fits on at the start: the cells beside the set's, the only ones that come to touch the
+        // board, that take the smallest needy value on the board before the set (rooms only
+        // shrink as tiles go down).
+        let g = self.board.geometry();
+        if buffers.slot.is_empty() {
+            buffers.slot = vec![0; GRID];
+            buffers.in_beside = vec![false; GRID];
+        }
+        let smallest = tiles_of(needy).map(|i| tiles[i].value).min().unwrap_or(0);
+        buffers.beside.clear();
+        for p in tiles {
+            for n in self.board.neighbours(p.cell) {
+                let takes = || self.board.room(n, self.limit).is_some_and(|room| smallest <= room);
+                if g.square(n) == Square::Normal && !buffers.in_beside[n.index()] && takes() {
+                    buffers.in_beside[n.index()] = true;
+                    buffers.beside.push(n);
+                }
+            }
+        }
+        for &c in &buffers.beside {
+            buffers.in_beside[c.index()] = false;
+        }
+        // First the order the set was built in (each tile touches the board or an earlier one),
+        // which often serves, before the search and its preparations.
+        let mut built = 0;
+        while let Some(&p) = tiles.get(built) {
+            if !self.touches(p.cell) || (holds(needy, built) && self.fits_normal(p.value, &buffers.beside)) {
+                break;
+            }
+            self.board.place(p.cell, p.value);
+            built += 1;
+        }
+        if built == tiles.len() {
+            self.order_buffers = buffers;
+            return Some((0..built).collect());
+        }
+        for p in &tiles[built..] {
+            self.board.place(p.cell, p.value);
+        }
+        self.waits(tiles, needy, &mut buffers.waits);
+        for p in tiles.iter().rev() {
+            self.board.remove(p.cell);
+        }
+        let harmless = self.harmless(tiles, needy);
+        let mut order = Vec::with_capacity(tiles.len());
+        buffers.failed.clear();
+        let reachable =
+            self.needy_reachable(tiles, needy, &buffers.waits, &mut buffers.slot, &mut buffers.touching);
+        let found = reachable && {
+            let search =
+                OrderSearch { tiles, needy, beside: &buffers.beside, harmless, waits: &buffers.waits };
+            self.order_from(&search, 0, &mut buffers.failed, &mut order)
+        };
+        for p in tiles {
+            self.board.place(p.cell, p.value);
+        }
+        self.order_buffers = buffers;
+        found.then_some(order)
+    }
+
+    /// [`OrderSearch::waits`], with the whole set down.
+    fn waits(&self, tiles: &[Placement], needy: Mask, waits: &mut Vec<Mask>) {
+        waits.clear();
+        waits.resize(tiles.len(), 0);
+        if !self.rules.needs_neighbour() {
+            return;
+        }
+        // By value, the needy tiles of at most that value.
+        let mut needy_upto: [Mask; VALUES] = [0; VALUES];
+        for d in tiles_of(needy) {
+            for m in &mut needy_upto[usize::from(tiles[d].value)..] {
+                *m |= bit(d);
+            }
+        }
+        for (j, p) in tiles.iter().enumerate() {
+            let room = self
+                .board
+                .neighbours(p.cell)
+                .filter(|&c| self.board.square(c) == Square::Normal && self.board.is_empty_cell(c))
+                .filter_map(|c| self.board.room(c, self.limit))
+                .max();
+            let Some(room) = room else { continue };
+            waits[j] = needy_upto[usize::from(room).min(VALUES - 1)] & !bit(j);
+        }
+    }
+
+    /// [`OrderSearch::harmless`], on the board before the set. Putting a tile down fills its cell
+    /// and lengthens runs, which only take fits away, and makes the empty cells beside it touch
+    /// the board: a tile is harmful only if one of them did not touch the board already and takes
+    /// some needy value now (rooms only shrink as tiles go down, so never later if not now).
+    fn harmless(&self, tiles: &[Placement], needy: Mask) -> Mask {
+        let n = tiles.len();
+        let smallest = tiles_of(needy).map(|i| tiles[i].value).min();
+        let Some(smallest) = smallest else { return all_of(n) };
+        let opens = |c: Cell| {
+            self.board.square(c) == Square::Normal
+                && self.board.is_empty_cell(c)
+                && !self.touches(c)
+                && self.board.room(c, self.limit).is_some_and(|room| smallest <= room)
+        };
+        mask_where(n, |i| !self.board.neighbours(tiles[i].cell).any(opens))
+    }
+
+    /// A quick refusal of the order search, on the board before the set: whether each needy tile
+    /// can be reached from the board through tiles that need not wait for it.
+    fn needy_reachable(
+        &self,
+        tiles: &[Placement],
+        needy: Mask,
+        waits: &[Mask],
+        slot: &mut [u8],
+        touching: &mut Vec<Mask>,
+    ) -> bool {
+        if !self.rules.needs_neighbour() {
+            return true;
+        }
+        let n = tiles.len();
+        let starts = mask_where(n, |i| self.touches(tiles[i].cell));
+        // The tiles next to each tile, through a map from cells to tiles (a set holds at most
+        // the 121 tiles of the game, so 1 + an index fits a byte).
+        for (i, p) in tiles.iter().enumerate() {
+            slot[p.cell.index()] = i as u8 + 1;
+        }
+        touching.clear();
+        touching.extend(tiles.iter().map(|p| {
+            let c = p.cell.index();
+            [c - 1, c + 1, c - STRIDE, c + STRIDE]
+                .into_iter()
+                .filter(|&m| slot[m] != 0)
+                .fold(0, |mask, m| mask | bit(usize::from(slot[m]) - 1))
+        }));
+        for p in tiles {
+            slot[p.cell.index()] = 0;
+        }
+        tiles_of(needy).all(|d| {
+            let allowed = all_of(n) & !bit(d) & !mask_where(n, |j| holds(waits[j], d));
+            // Grown from the tiles that start it, each reached tile adding its neighbours once.
+            let mut reached = starts & allowed;
+            let mut fresh = reached;
+            while fresh != 0 {
+                let j = fresh.trailing_zeros() as usize;
+                fresh &= fresh - 1;
+                let grown = touching[j] & allowed & !reached;
+                reached |= grown;
+                fresh |= grown;
+            }
+            holds(starts, d) || touching[d] & reached != 0
+        })
+    }
+
+    /// Whether a normal cell takes the value now, among those [`MoveGen::forced_order`] watches.
+    fn fits_normal(&mut self, value: u8, beside: &[Cell]) -> bool {
+        self.ensure_base_fits();
+        let fits = |c: &Cell| self.fits(*c, value);
+        self.base_fits.as_ref().is_some_and(|base| base[usize::from(value)].iter().any(fits))
+            || beside.iter().any(fits)
+    }
+
+    /// Whether tile `i` of the search may go down now, with the tiles of `mask` down: it touches
+    /// the board, no needy tile it waits for is still to go, and, if it is needy, its value fits
+    /// on no normal cell (`fits_normal` caches that per value for the current board).
+    fn may_go(
+        &mut self,
+        search: &OrderSearch<'_>,
+        mask: Mask,
+        i: usize,
+        fits_normal: &mut [Option<bool>; VALUES],
+    ) -> bool {
+        let p = search.tiles[i];
+        if holds(mask, i) || search.waits[i] & !mask != 0 || !self.touches(p.cell) {
+            return false;
+        }
+        if !holds(search.needy, i) {
+            return true;
+        }
+        let v = usize::from(p.value);
+        let fits = match fits_normal[v] {
+            Some(fits) => fits,
+            None => *fits_normal[v].insert(self.fits_normal(p.value, search.beside)),
+        };
+        !fits
+    }
+
+    /// One step of [`MoveGen::forced_order`]: the tiles of `mask` are down; `failed` holds the
+    /// masks from which no order goes on (only those visited).
+    ///
+    /// Harmless tiles that may go down go at once, without branching: moved to the front of any
+    /// order that completes, a harmless tile leaves every later tile touching the board and opens
+    /// no normal cell to a needy value, so the order still completes.
+    fn order_from(
+        &mut self,
+        search: &OrderSearch<'_>,
+        mut mask: Mask,
+        failed: &mut MaskSet,
+        order: &mut Vec<usize>,
+    ) -> bool {
+        let tiles = search.tiles;
+        let full = all_of(tiles.len());
+        let at = order.len();
+        let mut fits_normal: [Option<bool>; VALUES] = [None; VALUES];
+        let mut progress = true;
+        while progress && mask != full {
+            progress = false;
+            for i in tiles_of(search.harmless) {
+                if self.may_go(search, mask, i, &mut fits_normal) {
+                    self.board.place(tiles[i].cell, tiles[i].value);
+                    mask |= bit(i);
+                    order.push(i);
+                    fits_normal = [None; VALUES];
+                    progress = true;
+                }
+            }
+        }
+        let closed = order.len();
+        let done = mask == full || (!failed.contains(&mask) && self.branch(search, mask, failed, order));
+        for &i in order[at..closed].iter().rev() {
+            self.board.remove(tiles[i].cell);
+        }
+        if !done {
+            order.truncate(at);
+        }
+        done
+    }
+
+    /// The branching of [`MoveGen::order_from`] over the tiles that may go down next.
+    fn branch(
+        &mut self,
+        search: &OrderSearch<'_>,
+        mask: Mask,
+        failed: &mut MaskSet,
+        order: &mut Vec<usize>,
+    ) -> bool {
+        let tiles = search.tiles;
+        // Whether each value of a needy tile fits on a normal cell now, found once per state.
+        let mut fits_normal: [Option<bool>; VALUES] = [None; VALUES];
+        // Needy tiles first: each tile put down may open normal cells they would then fit on.
+        let needy = search.needy;
+        let needy_first = tiles_of(needy);
+        let others = tiles_of(all_of(tiles.len()) & !needy);
+        for i in needy_first.chain(others) {
+            if !self.may_go(search, mask, i, &mut fits_normal) {
+                continue;
+            }
+            let p = tiles[i];
+            self.board.place(p.cell, p.value);
+            order.push(i);
+            let done = self.order_from(search, mask | bit(i), failed, order);
+            self.board.remove(p.cell);
+            if done {
+                return true;
+            }
+            order.pop();
+        }
+        failed.insert(mask);
+        false
+    }
+
+    /// Whether the current complete set is valid; on success `current()` gives a legal order.
+    pub(super) fn accept(&mut self) -> bool {
+        self.order.clear();
+        match self.doubles() {
+            Doubles::Fine => true,
+            Doubles::Ordered(order) => {
+                self.order = order.into_iter().map(|i| self.placed[i]).collect();
+                true
+            }
+            Doubles::Invalid(_) => false,
+        }
+    }
+}
