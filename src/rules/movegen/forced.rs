@@ -283,6 +283,9 @@ impl<'r> MoveGen<'r> {
         buffers.tiles.clear();
         buffers.tiles.extend_from_slice(&self.placed);
         let tiles = &buffers.tiles;
+        // The waits are read with the whole set down, as it is now: taking them here spares the
+        // set a second round trip off the board when the order it was built in fails.
+        self.waits(tiles, needy, &mut buffers.waits);
         for p in tiles.iter().rev() {
             self.board.remove(p.cell);
         }
@@ -323,11 +326,7 @@ impl<'r> MoveGen<'r> {
             self.order_buffers = buffers;
             return Some((0..built).collect());
         }
-        for p in &tiles[built..] {
-            self.board.place(p.cell, p.value);
-        }
-        self.waits(tiles, needy, &mut buffers.waits);
-        for p in tiles.iter().rev() {
+        for p in tiles[..built].iter().rev() {
             self.board.remove(p.cell);
         }
         let harmless = self.harmless(tiles, needy);
