@@ -10,7 +10,9 @@
 //! value go down at once, unbranched; a tile that would open a cell that still fits a forced
 //! value with the whole set down must wait for that forced tile; and a forced tile that cannot be
 //! reached from the board through tiles free to go before it refuses the set outright
-//! ([`MoveGen::forced_order`]). The order the set was built in is tried first, as it often serves.
+//! ([`MoveGen::forced_order`]). That refusal comes first, read with the whole set down (most sets
+//! that reach the search end there, and so never leave the board); then the order the set was
+//! built in, as it often serves; then the search.
 
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
