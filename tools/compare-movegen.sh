@@ -10,6 +10,16 @@
 #                                             (default: every group)
 #   BASE=<commit> ROUNDS=<n> tools/compare-movegen.sh legal_count
 #   tools/compare-movegen.sh seeded_size seeded_rules
+#   RUNS=<n> tools/compare-movegen.sh --processes [CORPUS]
+#
+# --processes times the release binaries instead (`cargo build --release --bin zatre` in the
+# base's copy and the working tree; BASE_BIN and NEW_BIN name other binaries): every position of
+# CORPUS (default tests/golden/seeded-hands.txt) in its own process (`position`, `legal count`),
+# RUNS times each (default 5), base and new alternating, the least CPU time of each (`perf stat -e
+# task-clock`, so the load of a shared machine stretches it less than wall-clock time), with the
+# process start; then the whole corpus in one process, best of RUNS. It prints one line per
+# position (base ms, new ms, moves, line number), the positions slower than the base by more
+# than 10% and 0.3 ms, the sums by hand size and by must_place/forced_double, and the slowest.
 #
 # seeded_size and seeded_rules time the corpus of seeded hands (tests/golden/seeded-hands.txt)
 # by hand size (3 to 11 tiles) and by the rules that decide the generation (must_place and
@@ -27,6 +37,58 @@ root=$(git rev-parse --show-toplevel)
 base=${BASE:-a94242f}
 rounds=${ROUNDS:-3}
 base_dir=${BASE_DIR:-/tmp/zatre-base-$base}
+
+if [ "${1:-}" = --processes ]; then
+  corpus=${2:-$root/tests/golden/seeded-hands.txt}
+  runs=${RUNS:-5}
+  if [ -z "${BASE_BIN:-}" ]; then
+    [ -d "$base_dir" ] || { mkdir -p "$base_dir"; git -C "$root" archive "$base" | tar -x -C "$base_dir"; }
+    (cd "$base_dir" && cargo build --release --bin zatre -q)
+    BASE_BIN=$base_dir/target/release/zatre
+  fi
+  if [ -z "${NEW_BIN:-}" ]; then
+    (cd "$root" && cargo build --release --bin zatre -q)
+    NEW_BIN=$root/target/release/zatre
+  fi
+  out=$(mktemp -d)
+  cpu() { perf stat -x, -e task-clock "$1" < "$2" 2>&1 >/dev/null | awk -F, '/task-clock/ { print $1 }'; }
+  least() { sort -g | head -1; }
+  n=0
+  grep -v '^#' "$corpus" | while read -r _ count line; do
+    n=$((n + 1))
+    printf 'position %s\nlegal count\n' "$line" > "$out/in"
+    for r in $(seq "$runs"); do
+      echo "b $(cpu "$BASE_BIN" "$out/in")" >> "$out/t"
+      echo "w $(cpu "$NEW_BIN" "$out/in")" >> "$out/t"
+    done
+    b=$(awk '$1 == "b" { print $2 }' "$out/t" | least)
+    w=$(awk '$1 == "w" { print $2 }' "$out/t" | least)
+    rm "$out/t"
+    tiles=$(echo "$line" | sed 's/.* hands=\([^ ]*\).*/\1/' | tr '/' '\n' | sed -n "$(echo "$line" | sed 's/.* tomove=\([0-9]*\).*/\1/')p" | tr -d '\n' | wc -c)
+    rules=$(echo "$line" | sed 's/.* must_place=\([a-z]*\) forced_double=\([a-z]*\).*/\1_\2/')
+    echo "$b $w $count $n $tiles $rules"
+  done > "$out/rows"
+  grep -v '^#' "$corpus" | cut -d' ' -f3- | awk '{ print "position " $0; print "legal count" }' > "$out/all"
+  for r in $(seq "$runs"); do
+    echo "b $(cpu "$BASE_BIN" "$out/all")" >> "$out/whole"
+    echo "w $(cpu "$NEW_BIN" "$out/all")" >> "$out/whole"
+  done
+  echo "each position in its own process: least CPU time of $runs runs (ms, with the process start); base $base"
+  echo "base_ms new_ms moves line tiles rules"
+  cat "$out/rows"
+  echo "slower than the base by more than 10% and 0.3 ms:"
+  awk '$2 > $1 * 1.1 && $2 - $1 > 0.3' "$out/rows"
+  awk '{ b[$5 " tiles"] += $1; w[$5 " tiles"] += $2; k[$5 " tiles"]++; b[$6] += $1; w[$6] += $2; k[$6]++; B += $1; W += $2; K++ }
+       END { for (g in b) printf "sum %-20s %5d positions  base %9.1f  new %9.1f  ratio %5.2f\n", g, k[g], b[g], w[g], b[g] / w[g]
+             printf "sum %-20s %5d positions  base %9.1f  new %9.1f  ratio %5.2f\n", "all", K, B, W, B / W }' "$out/rows" | sort -V
+  sort -k2 -g "$out/rows" | tail -1 | awk '{ printf "slowest: line %s (%s moves): base %s ms, new %s ms\n", $4, $3, $1, $2 }'
+  b=$(awk '$1 == "b" { print $2 }' "$out/whole" | least)
+  w=$(awk '$1 == "w" { print $2 }' "$out/whole" | least)
+  awk -v b="$b" -v w="$w" -v k="$(grep -vc '^#' "$corpus")" \
+    'BEGIN { printf "the whole corpus (%d positions) in one process: base %.1f ms, new %.1f ms, ratio %.2f\n", k, b, w, b / w }'
+  rm -r "$out"
+  exit 0
+fi
 groups=("$@")
 [ ${#groups[@]} -eq 0 ] && groups=(legal_count perft2 next hand3 hand4 hand5 hand6 hand9 seeded_size seeded_rules)
 

@@ -9,8 +9,13 @@
 use crate::common;
 
 use std::ops::ControlFlow;
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc;
+use std::thread;
+use std::time::Duration;
 
-use zatre::rules::Move;
+use zatre::rules::{Move, Position};
+use zatre::search::{self, Limits, SearchOptions};
 
 /// Counts and lists every position of a golden file of middle hands, checks the first listed
 /// move of each with the rules core's own check, and returns how many positions of each hand
@@ -77,4 +82,69 @@ fn the_rules_core_counts_and_lists_every_golden_seeded_hand() {
     for (tiles, &n) in sizes.iter().enumerate().skip(3) {
         assert!(n >= 100, "the corpus holds at least 100 hands of {tiles} tiles, found {n}");
     }
+}
+
+/// How long a `go` may take before the test calls it a hang: the searches below are limited to
+/// 100 ms or a few thousand nodes; the bound is generous for a loaded machine. (No speed is
+/// measured here: that is `cargo bench --bench movegen` and docs/contributing.md.)
+const HANG: Duration = Duration::from_secs(60);
+
+/// Runs the search on its own thread; the move it answers with, or a failure naming the position.
+fn go_answers(pos: &Position, limits: Limits) -> Result<Move, String> {
+    let (send, receive) = mpsc::channel();
+    let position = pos.clone();
+    let described = format!("{limits:?} in {}", pos.to_line());
+    thread::spawn(move || {
+        let outcome =
+            search::run(&position, &limits, &SearchOptions::default(), &AtomicBool::new(false), &mut |_| {});
+        let _ = send.send(outcome.map(|o| o.best));
+    });
+    let best = match receive.recv_timeout(HANG) {
+        Ok(Some(best)) => best,
+        Ok(None) => return Err(format!("no move in a place phase: {described}")),
+        Err(_) => return Err(format!("go did not answer within {HANG:?}: {described}")),
+    };
+    pos.clone().play(&best).map_err(|e| format!("{best} is refused ({e}): {described}"))?;
+    Ok(best)
+}
+
+/// `go` in the corpus's biggest hands: the 12 positions of `seeded-hands.txt` with the most moves,
+/// the 12 with the most tiles (then moves), and the three positions of issue 45 (the hand
+/// `123345666` on one board under three rule sets). Each answers a move the rules accept, under a
+/// time limit of 100 ms and under a node limit at depth 1 (where the search lists the root's
+/// moves, the slow part in such a hand).
+#[test]
+fn go_answers_a_legal_move_in_the_biggest_seeded_hands() {
+    let text = include_str!("../golden/seeded-hands.txt");
+    let mut golden = common::golden_counts(text);
+    let mut chosen: Vec<(String, Position)> = Vec::new();
+    golden.sort_by_key(|(_, _, count, _)| std::cmp::Reverse(*count));
+    chosen.extend(golden.iter().take(12).map(|(n, _, _, pos)| (format!("line {n}"), pos.clone())));
+    golden.sort_by_key(|(_, _, count, pos)| std::cmp::Reverse((pos.hand_to_move().len(), *count)));
+    chosen.extend(golden.iter().take(12).map(|(n, _, _, pos)| (format!("line {n}"), pos.clone())));
+    assert!(
+        golden.iter().take(12).all(|(_, _, _, pos)| pos.hand_to_move().len() >= 10),
+        "the corpus holds at least 12 hands of 10 or 11 tiles"
+    );
+    // The line after each `# issue 45` comment.
+    let lines: Vec<&str> = text.lines().collect();
+    let issue: Vec<usize> =
+        (0..lines.len()).filter(|&i| lines[i].starts_with("# issue 45")).map(|i| i + 2).collect();
+    assert_eq!(issue.len(), 3, "the three positions of issue 45");
+    for n in issue {
+        let (_, _, _, pos) = golden.iter().find(|(m, _, _, _)| *m == n).expect("a golden line");
+        assert_eq!(pos.to_line().matches("hands=123345666 ").count(), 1, "line {n} holds the hand 123345666");
+        chosen.push((format!("line {n} (issue 45)"), pos.clone()));
+    }
+    let mut failures = Vec::new();
+    for (name, pos) in &chosen {
+        let by_time = Limits { movetime: Some(Duration::from_millis(100)), ..Limits::default() };
+        let by_nodes = Limits { nodes: Some(3_000), depth: Some(1), ..Limits::default() };
+        for limits in [by_time, by_nodes] {
+            if let Err(e) = go_answers(pos, limits) {
+                failures.push(format!("{name}: {e}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
 }

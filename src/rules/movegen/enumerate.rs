@@ -108,12 +108,17 @@ impl<'r> MoveGen<'r> {
                 continue;
             }
             // The child's untried cells: those before u here, and u's unmarked neighbours.
-            // The child may reorder its cells, so u's neighbours it marks are kept here.
-            let child_lo = self.untried.len();
-            self.untried.extend_from_within(lo..i);
+            // The child may reorder its cells, so u's neighbours it marks are kept here. A set
+            // of `max` tiles has no child: its untried cells are those before u, read in place
+            // (most sets are such leaves, so the copy is spared where it is most often made).
+            let leaf = self.placed.len() + 1 >= max;
+            let child_lo = if leaf { lo } else { self.untried.len() };
+            if !leaf {
+                self.untried.extend_from_within(lo..i);
+            }
             let mut fresh = [0usize; 4];
             let mut n_fresh = 0;
-            if neighbourly && self.placed.len() + 1 < max {
+            if neighbourly && !leaf {
                 let c = u.index();
                 for n in [c - 1, c + 1, c - STRIDE, c + STRIDE] {
                     if self.board.geometry().square_at(n) != Square::Outside
@@ -127,7 +132,7 @@ impl<'r> MoveGen<'r> {
                     }
                 }
             }
-            let child_hi = self.untried.len();
+            let child_hi = if leaf { i } else { self.untried.len() };
             // The cells before u are in order already: only u's neighbours may need moving.
             let child_front =
                 self.doubles_to_front(child_hi - n_fresh, child_lo + (i.min(front) - lo), child_hi);
@@ -160,7 +165,9 @@ impl<'r> MoveGen<'r> {
             for &n in &fresh[..n_fresh] {
                 self.marks[level][n] = false;
             }
-            self.untried.truncate(child_lo);
+            if !leaf {
+                self.untried.truncate(child_lo);
+            }
             flow?;
         }
         ControlFlow::Continue(())

@@ -10,7 +10,9 @@
 //! value go down at once, unbranched; a tile that would open a cell that still fits a forced
 //! value with the whole set down must wait for that forced tile; and a forced tile that cannot be
 //! reached from the board through tiles free to go before it refuses the set outright
-//! ([`MoveGen::forced_order`]). The order the set was built in is tried first, as it often serves.
+//! ([`MoveGen::forced_order`]). That refusal comes first, read with the whole set down (most sets
+//! that reach the search end there, and so never leave the board); then the order the set was
+//! built in, as it often serves; then the search.
 
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -283,6 +285,17 @@ impl<'r> MoveGen<'r> {
         buffers.tiles.clear();
         buffers.tiles.extend_from_slice(&self.placed);
         let tiles = &buffers.tiles;
+        // The waits and the quick refusal are read with the whole set down, as it is now: most
+        // sets that come this far are refused by it, so those never leave the board.
+        self.waits(tiles, needy, &mut buffers.waits);
+        if buffers.slot.is_empty() {
+            buffers.slot = vec![0; GRID];
+            buffers.in_beside = vec![false; GRID];
+        }
+        if !self.needy_reachable(tiles, needy, &buffers.waits, &mut buffers.slot, &mut buffers.touching) {
+            self.order_buffers = buffers;
+            return None;
+        }
         for p in tiles.iter().rev() {
             self.board.remove(p.cell);
         }
@@ -291,10 +304,6 @@ impl<'r> MoveGen<'r> {
         // board, that take the smallest needy value on the board before the set (rooms only
         // shrink as tiles go down).
         let g = self.board.geometry();
-        if buffers.slot.is_empty() {
-            buffers.slot = vec![0; GRID];
-            buffers.in_beside = vec![false; GRID];
-        }
         let smallest = tiles_of(needy).map(|i| tiles[i].value).min().unwrap_or(0);
         buffers.beside.clear();
         for p in tiles {
@@ -323,23 +332,14 @@ impl<'r> MoveGen<'r> {
             self.order_buffers = buffers;
             return Some((0..built).collect());
         }
-        for p in &tiles[built..] {
-            self.board.place(p.cell, p.value);
-        }
-        self.waits(tiles, needy, &mut buffers.waits);
-        for p in tiles.iter().rev() {
+        for p in tiles[..built].iter().rev() {
             self.board.remove(p.cell);
         }
         let harmless = self.harmless(tiles, needy);
         let mut order = Vec::with_capacity(tiles.len());
         buffers.failed.clear();
-        let reachable =
-            self.needy_reachable(tiles, needy, &buffers.waits, &mut buffers.slot, &mut buffers.touching);
-        let found = reachable && {
-            let search =
-                OrderSearch { tiles, needy, beside: &buffers.beside, harmless, waits: &buffers.waits };
-            self.order_from(&search, 0, &mut buffers.failed, &mut order)
-        };
+        let search = OrderSearch { tiles, needy, beside: &buffers.beside, harmless, waits: &buffers.waits };
+        let found = self.order_from(&search, 0, &mut buffers.failed, &mut order);
         for p in tiles {
             self.board.place(p.cell, p.value);
         }
@@ -390,8 +390,10 @@ impl<'r> MoveGen<'r> {
         mask_where(n, |i| !self.board.neighbours(tiles[i].cell).any(opens))
     }
 
-    /// A quick refusal of the order search, on the board before the set: whether each needy tile
-    /// can be reached from the board through tiles that need not wait for it.
+    /// A quick refusal of the order search, with the whole set down: whether each needy tile can
+    /// be reached from the board before the set through tiles that need not wait for it. (In any
+    /// order that serves, the tiles before a needy tile wait for none of it and each touches the
+    /// board or an earlier one, so a needy tile that cannot be reached so has no order.)
     fn needy_reachable(
         &self,
         tiles: &[Placement],
@@ -404,12 +406,21 @@ impl<'r> MoveGen<'r> {
             return true;
         }
         let n = tiles.len();
-        let starts = mask_where(n, |i| self.touches(tiles[i].cell));
         // The tiles next to each tile, through a map from cells to tiles (a set holds at most
         // the 121 tiles of the game, so 1 + an index fits a byte).
         for (i, p) in tiles.iter().enumerate() {
             slot[p.cell.index()] = i as u8 + 1;
         }
+        // The tiles that touch the board before the set: beside a tile that is not the set's, or
+        // on the centre of a board that held none.
+        let centre = (self.board.count() == n).then(|| self.board.geometry().centre()).flatten();
+        let starts = mask_where(n, |i| {
+            let c = tiles[i].cell.index();
+            Some(tiles[i].cell) == centre
+                || [c - 1, c + 1, c - STRIDE, c + STRIDE]
+                    .into_iter()
+                    .any(|m| slot[m] == 0 && self.board.get(Cell::from_index(m)).is_some())
+        });
         touching.clear();
         touching.extend(tiles.iter().map(|p| {
             let c = p.cell.index();

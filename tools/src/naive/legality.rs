@@ -4,9 +4,13 @@
 //! forced-double test tries every normal cell of the board. The valid sets are found by a
 //! depth-first search over *ordered* sequences of placements (every remaining hand value on
 //! every empty cell, each step checked in order); every prefix's *set* is recorded in a map
-//! from the sorted set to "valid by at least one order".
+//! from the sorted set to "valid by at least one order". A prefix whose placements and forced
+//! flags (as a set) were met before by another order is not searched again: everything below it
+//! depends on those alone (the board, the rest of the hand, which tiles were forced), so its
+//! subtree would record the same sets with the same verdicts. Without that, the search tries
+//! every order of every subset and a hand of 9 tiles that all go down takes hours.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::geometry::{Cell, CellKind, Variant};
 use super::position::{Board, Position};
@@ -127,6 +131,14 @@ fn canonical_set(steps: &[Step]) -> PlacementSet {
     set
 }
 
+/// The placements of `steps` with their forced flags, sorted: equal for two orders of the same
+/// tiles with the same tiles forced.
+fn prefix_key(steps: &[Step]) -> Vec<(Placement, bool)> {
+    let mut key: Vec<(Placement, bool)> = steps.iter().map(|s| (s.placement, s.forced)).collect();
+    key.sort_unstable();
+    key
+}
+
 /// The distinct values of `hand`, ascending.
 fn distinct_values(hand: &[u8]) -> Vec<u8> {
     let mut values = hand.to_vec();
@@ -151,6 +163,7 @@ fn search(
     hand: &[u8],
     steps: &mut Vec<Step>,
     seen: &mut HashMap<PlacementSet, bool>,
+    searched: &mut HashSet<Vec<(Placement, bool)>>,
 ) {
     for value in distinct_values(hand) {
         for cell in position.geometry.cells() {
@@ -159,12 +172,14 @@ fn search(
             }
             let forced = forced_exception_holds(position, board, cell, value);
             steps.push(Step { placement: (cell, value), forced });
-            board.insert(cell, value);
-            let valid = doubles_ok(position, steps, board);
-            let entry = seen.entry(canonical_set(steps)).or_insert(false);
-            *entry = *entry || valid;
-            search(position, board, &remove_one(hand, value), steps, seen);
-            board.remove(&cell);
+            if searched.insert(prefix_key(steps)) {
+                board.insert(cell, value);
+                let valid = doubles_ok(position, steps, board);
+                let entry = seen.entry(canonical_set(steps)).or_insert(false);
+                *entry = *entry || valid;
+                search(position, board, &remove_one(hand, value), steps, seen, searched);
+                board.remove(&cell);
+            }
             steps.pop();
         }
     }
@@ -174,7 +189,7 @@ fn search(
 pub fn valid_sets(position: &Position, hand: &[u8]) -> Vec<PlacementSet> {
     let mut seen = HashMap::new();
     let mut board = position.board.clone();
-    search(position, &mut board, hand, &mut Vec::new(), &mut seen);
+    search(position, &mut board, hand, &mut Vec::new(), &mut seen, &mut HashSet::new());
     let mut sets: Vec<PlacementSet> =
         seen.into_iter().filter(|(_, valid)| *valid).map(|(set, _)| set).collect();
     sets.sort();

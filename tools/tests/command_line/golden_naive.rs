@@ -3,8 +3,8 @@
 //! (`tests/rules/perft_golden.rs`, `largest_golden.rs`, `middle_hands_golden.rs`) compare it with these
 //! numbers; this test keeps the numbers honest, so that a hand-edited or stale count cannot pass.
 //!
-//! The whole check takes the naive reference hours (six minutes without the seeded hands, most of
-//! it in nine lines), so the default run checks the lines it settles in well under a second each,
+//! The whole check takes the naive reference about half an hour (six minutes without the seeded
+//! hands, most of it in nine lines), so the default run checks the lines it settles in well under a second each,
 //! chosen by what the file says, not by a clock: perft counts up to [`PERFT_MOST`], middle hands
 //! of up to [`MIDDLE_MOST`] moves, seeded hands of as many moves and at most
 //! [`SEEDED_TILES_MOST`] tiles, and the largest sizes the naive search finds without trying every
@@ -103,7 +103,7 @@ fn the_golden_numbers_are_the_naive_references_where_it_is_quick() {
 }
 
 #[test]
-#[ignore = "about six minutes in a release build, and hours more for the seeded hands; run with --ignored"]
+#[ignore = "about six minutes in a release build, and some twenty more for the seeded hands; run with --ignored"]
 fn every_golden_number_is_the_naive_references() {
     let perft = check_counts("perft.txt", None);
     let middle = check_counts("middle-hands.txt", None);
