@@ -14,6 +14,9 @@
 //!   [`protocol::Session`] that schedules them and their jobs as the protocol says and answers
 //!   with the text to write. It touches no stream: the `zatre` binary feeds it lines from stdin.
 //!
+//! Beside them, [`cli`] holds what the command-line programs share: the version line with the
+//! commit they were built from, and their manual pages.
+//!
 //! # Example
 //!
 //! A classic game for two: draw, check and play a move with the rules core, ask the search for
@@ -62,6 +65,7 @@
 //! # }
 //! ```
 
+pub mod cli;
 pub mod protocol;
 pub mod rules;
 pub mod search;

@@ -14,7 +14,7 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 use log::{error, info};
 use zatre::protocol::{
     read_line, Action, Engine, ErrorCode, Event, Failure, Id, Job, Lane, Response, Session,
@@ -24,7 +24,7 @@ use zatre::search::Info;
 /// An engine for the number-tile game Zatre. It reads one command a line on stdin and answers on
 /// stdout; type `help` for the commands. The protocol is specified in protocol/PROTOCOL.md.
 #[derive(Parser, Debug)]
-#[command(version, about)]
+#[command(version = zatre::cli::VERSION, about)]
 struct Args {
     /// Set an engine option before reading input, as `setoption` does (repeatable).
     #[arg(long = "option", value_name = "NAME=VALUE")]
@@ -69,6 +69,9 @@ impl From<io::Error> for Exit {
 }
 
 fn main() -> ExitCode {
+    if let Some(code) = zatre::cli::print_manpage_if_asked(Args::command) {
+        return code;
+    }
     let args = Args::parse();
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("error"))
         .target(env_logger::Target::Stderr)

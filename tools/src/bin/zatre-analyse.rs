@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 use indicatif::ProgressBar;
 use zatre_tools::analyse::{svg, Analyser, GameInput, GameReport, InputError};
 use zatre_tools::referee::Limits;
@@ -31,7 +31,7 @@ const DEFAULT_NODES: u64 = 1_000_000;
 ///
 /// Example: zatre-analyse --engine target/release/zatre games.jsonl
 #[derive(Parser, Debug)]
-#[command(version, long_about)]
+#[command(name = "zatre-analyse", version = zatre::cli::VERSION, long_about)]
 struct Cli {
     /// The analysing engine's command line, run by `sh -c` (default: `zatre` beside this program).
     #[arg(long, value_name = "COMMAND")]
@@ -62,6 +62,9 @@ struct Cli {
 }
 
 fn main() -> ExitCode {
+    if let Some(code) = zatre::cli::print_manpage_if_asked(Cli::command) {
+        return code;
+    }
     let cli = Cli::parse();
     match run(&cli) {
         Ok(code) => code,

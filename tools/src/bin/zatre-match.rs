@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use zatre_tools::referee::{
     exit_on_signals, merge_records, read_records, rules_of, run, Comparison, Limits, MatchConfig, MatchError,
     Report, Shard, Sprt, MAX_GAMES,
@@ -34,7 +34,7 @@ use zatre_tools::referee::{
 /// status: 0 when the report is printed, 2 on a usage error, bad records or an engine that cannot
 /// start, 128 + the signal when interrupted.
 #[derive(Parser, Debug)]
-#[command(version, long_about, args_conflicts_with_subcommands = true)]
+#[command(name = "zatre-match", version = zatre::cli::VERSION, long_about, args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -121,6 +121,9 @@ struct PlayArgs {
 }
 
 fn main() -> ExitCode {
+    if let Some(code) = zatre::cli::print_manpage_if_asked(Cli::command) {
+        return code;
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Merge { sprt, files }) => merge(sprt.as_deref(), &files),

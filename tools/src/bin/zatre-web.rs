@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::net::IpAddr;
 use std::time::Duration;
 
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 use zatre_tools::web::{
     bind, connections_within, serve, CommandLimits, Config, HostName, PageLimits, PublicOrigin,
 };
@@ -20,7 +20,7 @@ use zatre_tools::web::{
 /// it over the text protocol. Only the page's own origin may connect, and the origins given with
 /// --public-origin. docs/operating.md tells how to run it on a server.
 #[derive(Parser, Debug)]
-#[command(version, long_about)]
+#[command(name = "zatre-web", version = zatre::cli::VERSION, long_about)]
 struct Cli {
     /// The engine's command line (default: `zatre` beside this program).
     #[arg(long, value_name = "COMMAND")]
@@ -92,6 +92,9 @@ struct Cli {
 }
 
 fn main() -> ExitCode {
+    if let Some(code) = zatre::cli::print_manpage_if_asked(Cli::command) {
+        return code;
+    }
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
     let cli = Cli::parse();
     if cli.ping_timeout <= cli.ping_interval {

@@ -111,3 +111,34 @@ fn the_small_tools_refuse_bad_input_and_take_any_seed() {
         assert!(!out.stdout.is_empty(), "{program} {args:?} played nothing");
     }
 }
+
+/// The packaged programs print their manual page with `--manpage` alone (`tools/package` writes
+/// the pages so): a roff page of section 1 under the program's name, its description, and every
+/// long option that `--help` lists.
+#[test]
+fn the_packaged_programs_print_their_manual_pages() {
+    let engine = crate::engine_path::engine().display().to_string();
+    let programs = [
+        (engine.as_str(), "zatre"),
+        (TOOLS[9].0, "zatre-web"),
+        (TOOLS[0].0, "zatre-match"),
+        (TOOLS[1].0, "zatre-analyse"),
+    ];
+    for (program, name) in programs {
+        let out = run(program, "--manpage");
+        assert!(out.status.success(), "{program} --manpage: {}", String::from_utf8_lossy(&out.stderr));
+        let page = String::from_utf8_lossy(&out.stdout);
+        assert!(page.contains(&format!(".TH {name} 1 ")), "{name}: a page of section 1:\n{page}");
+        assert!(page.contains(&format!(".SH NAME\n{}", name.replace('-', "\\-"))), "{name}:\n{page}");
+        let help = String::from_utf8_lossy(&run(program, "--help").stdout).into_owned();
+        let options = help.split_whitespace().filter(|w| w.starts_with("--") && w.len() > 2);
+        for option in options {
+            let option = option.trim_end_matches([',', '.', ')']).split(['=', '[', '<']).next().unwrap_or("");
+            let roff = option.replace('-', "\\-");
+            assert!(page.contains(&roff), "{name}: {option} of --help is not in the page");
+        }
+        // Anything else with it is an ordinary (bad) argument: the page is not printed.
+        let mixed = Command::new(program).args(["--manpage", "--help"]).output().expect("runs");
+        assert!(!String::from_utf8_lossy(&mixed.stdout).contains(".SH NAME"), "{name}");
+    }
+}
