@@ -1,0 +1,527 @@
+//! The published figures of zatre in one place: each figure is one [`Figure`] entry, with what it
+//! measures, the exact command that produces it, the file under `docs/figures/` where that
+//! command's output is kept, and how the figure is read off the output. `zatre-figures` runs the
+//! commands, writes the table (docs/figures.md and the README's block) from the kept outputs, and
+//! checks that nothing drifted: every kept output is there and readable, both tables are what
+//! [`figures_md`] and [`readme_block`] write, and no document quotes a figure (a rate with its
+//! interval, a `bench` signature) that the table does not hold.
+//!
+//! The figures are read from the kept outputs only, never measured while checking: `check` is
+//! cheap and deterministic, and a new measurement is a deliberate `zatre-figures run <name>`.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use thiserror::Error;
+
+/// The folder, relative to the repository root, where the kept outputs are.
+pub const OUTPUT_DIR: &str = "docs/figures";
+/// The generated document with every figure, relative to the repository root.
+pub const FIGURES_MD: &str = "docs/figures.md";
+/// The README, whose figure table lies between [`README_BEGIN`] and [`README_END`].
+pub const README: &str = "README.md";
+/// The line before the README's generated table.
+pub const README_BEGIN: &str = "<!-- figures: written by `zatre-figures table` from docs/figures/; do not edit -->";
+/// The line after the README's generated table.
+pub const README_END: &str = "<!-- end of figures -->";
+
+/// The node limit of every strength run: `go nodes`, so that the machine's load does not change
+/// a single move and a run can be repeated exactly.
+pub const STRENGTH_NODES: u32 = 20_000;
+
+/// One published figure.
+#[derive(Debug, Clone, Copy)]
+pub struct Figure {
+    /// Its name on the command line and its anchor in docs/figures.md.
+    pub name: &'static str,
+    /// What it measures, in one line.
+    pub what: &'static str,
+    /// The exact command that produces the output, run by `sh -c` at the repository root (the
+    /// release binaries built first: `cargo build --release --workspace`).
+    pub command: &'static str,
+    /// The kept output, relative to the repository root.
+    pub output: &'static str,
+    /// How the figure is read off the output.
+    pub reading: &'static str,
+    /// The figure as the tables show it, read off the kept output.
+    read: fn(&str) -> Result<String, String>,
+}
+
+impl Figure {
+    /// The figure read off `output` (the kept output's text).
+    pub fn read(&self, output: &str) -> Result<String, String> {
+        (self.read)(output)
+    }
+}
+
+/// How the strength runs read their figure.
+const STRENGTH_READING: &str = "the row `1` of the report (the engine `search`): its first-place rate \
+    (wins, draws half) with the 95% interval, its margin (mean final score less the best other seat's) \
+    and its wins-draws-losses";
+
+/// Every published figure, in the order of the tables.
+pub const FIGURES: &[Figure] = &[
+    Figure {
+        name: "strength-2p",
+        what: "strength: `search` against `greedy`, 2 players, classic, 1,000 games",
+        command: "G=\"target/release/zatre --option Strategy=greedy\"; target/release/zatre-match \
+                  --engine target/release/zatre --engine \"$G\" --games 1000 --seed 7301 --nodes 20000 \
+                  --concurrency 1",
+        output: "docs/figures/strength-2p.txt",
+        reading: STRENGTH_READING,
+        read: read_strength,
+    },
+    Figure {
+        name: "strength-3p",
+        what: "strength: `search` against two `greedy`, 3 players, classic, 1,002 games",
+        command: "G=\"target/release/zatre --option Strategy=greedy\"; target/release/zatre-match \
+                  --engine target/release/zatre --engine \"$G\" --engine \"$G\" --games 1002 --seed 7302 \
+                  --nodes 20000 --concurrency 1",
+        output: "docs/figures/strength-3p.txt",
+        reading: STRENGTH_READING,
+        read: read_strength,
+    },
+    Figure {
+        name: "strength-4p",
+        what: "strength: `search` against three `greedy`, 4 players, classic, 1,000 games",
+        command: "G=\"target/release/zatre --option Strategy=greedy\"; target/release/zatre-match \
+                  --engine target/release/zatre --engine \"$G\" --engine \"$G\" --engine \"$G\" --games 1000 \
+                  --seed 7303 --nodes 20000 --concurrency 1",
+        output: "docs/figures/strength-4p.txt",
+        reading: STRENGTH_READING,
+        read: read_strength,
+    },
+    Figure {
+        name: "strength-kids",
+        what: "strength: `search` against `greedy`, kids' game, 2 players, 1,000 games",
+        command: "G=\"target/release/zatre --option Strategy=greedy\"; target/release/zatre-match \
+                  --engine target/release/zatre --engine \"$G\" --variant kids --games 1000 --seed 7304 \
+                  --nodes 20000 --concurrency 1",
+        output: "docs/figures/strength-kids.txt",
+        reading: STRENGTH_READING,
+        read: read_strength,
+    },
+    Figure {
+        name: "strength-dice",
+        what: "strength: `search` against `greedy`, dice game, 2 players, 1,000 games",
+        command: "G=\"target/release/zatre --option Strategy=greedy\"; target/release/zatre-match \
+                  --engine target/release/zatre --engine \"$G\" --variant dice --games 1000 --seed 7305 \
+                  --nodes 20000 --concurrency 1",
+        output: "docs/figures/strength-dice.txt",
+        reading: STRENGTH_READING,
+        read: read_strength,
+    },
+    Figure {
+        name: "bench",
+        what: "the `bench` signature: the nodes of a fixed search of six seeded positions, which changes \
+               exactly when the search's behaviour does",
+        command: "echo bench | target/release/zatre",
+        output: "docs/figures/bench.txt",
+        reading: "the `nodes` of the response (its `nps` is the speed of that one run on a shared machine \
+                  and is not published)",
+        read: read_bench,
+    },
+    Figure {
+        name: "perft-2",
+        what: "perft 2 from the classic start: the leaves of every legal move of the first two turns, \
+               with every draw",
+        command: "echo 'perft 2' | target/release/zatre",
+        output: "docs/figures/perft-2.txt",
+        reading: "the number of the response",
+        read: read_perft,
+    },
+    Figure {
+        name: "movegen",
+        what: "move generation: criterion's median time of each benchmark of `benches/movegen.rs`, against \
+               the base commit a94242f (the last before the largest-size bound), in one run",
+        command: "tools/compare-movegen.sh",
+        output: "docs/figures/movegen.txt",
+        reading: "the report's ratio base/new of each benchmark (above 1: today's generator is faster): \
+                  the figure is their range",
+        read: read_movegen,
+    },
+];
+
+/// What went wrong running, writing or checking the figures.
+#[derive(Debug, Error)]
+pub enum FigureError {
+    /// No entry has this name.
+    #[error("no figure is named '{0}' (zatre-figures list names them)")]
+    Unknown(String),
+    /// A kept output could not be read or written.
+    #[error("{path}: {message}")]
+    File {
+        /// The file.
+        path: String,
+        /// What the system said.
+        message: String,
+    },
+    /// A kept output does not hold its figure.
+    #[error("{path}: {message}")]
+    Unreadable {
+        /// The kept output.
+        path: String,
+        /// What is missing.
+        message: String,
+    },
+    /// The README has no generated block.
+    #[error("README.md has no figure table between the lines '{README_BEGIN}' and '{README_END}'")]
+    NoReadmeBlock,
+    /// The command failed.
+    #[error("the command of '{name}' failed ({status}): {command}")]
+    Failed {
+        /// The figure.
+        name: String,
+        /// Its exit status.
+        status: String,
+        /// Its command.
+        command: String,
+    },
+}
+
+/// The entry named `name`.
+pub fn figure(name: &str) -> Result<&'static Figure, FigureError> {
+    FIGURES.iter().find(|f| f.name == name).ok_or_else(|| FigureError::Unknown(name.to_string()))
+}
+
+fn read_file(root: &Path, relative: &str) -> Result<String, FigureError> {
+    fs::read_to_string(root.join(relative))
+        .map_err(|e| FigureError::File { path: relative.to_string(), message: e.to_string() })
+}
+
+/// Each figure with its value read off its kept output under `root`.
+pub fn values(root: &Path) -> Result<Vec<(&'static Figure, String)>, FigureError> {
+    FIGURES
+        .iter()
+        .map(|f| {
+            let text = read_file(root, f.output)?;
+            let value =
+                f.read(&text).map_err(|message| FigureError::Unreadable { path: f.output.to_string(), message })?;
+            Ok((f, value))
+        })
+        .collect()
+}
+
+/// Runs the command of `figure` at `root` and keeps its standard output (standard error goes
+/// to the terminal). The output is written only when the command succeeds and its figure can be
+/// read off it, so a failed run leaves the kept output as it was.
+pub fn run(root: &Path, figure: &Figure) -> Result<String, FigureError> {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(figure.command)
+        .current_dir(root)
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .map_err(|e| FigureError::File { path: "sh".into(), message: e.to_string() })?;
+    if !out.status.success() {
+        return Err(FigureError::Failed {
+            name: figure.name.to_string(),
+            status: out.status.to_string(),
+            command: figure.command.to_string(),
+        });
+    }
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let value = figure
+        .read(&text)
+        .map_err(|message| FigureError::Unreadable { path: format!("the output of '{}'", figure.name), message })?;
+    let path: PathBuf = root.join(figure.output);
+    fs::write(&path, &text).map_err(|e| FigureError::File { path: figure.output.to_string(), message: e.to_string() })?;
+    Ok(value)
+}
+
+/// docs/figures.md as `table` writes it.
+pub fn figures_md(values: &[(&Figure, String)]) -> String {
+    let mut out = String::from(
+        "# Figures\n\n\
+         Every figure that zatre publishes, generated by `zatre-figures table` from the outputs kept in\n\
+         [figures/](figures/); do not edit it by hand. Each is produced by the command shown\n\
+         (`zatre-figures run <name>` runs it at the repository root, after `cargo build --release\n\
+         --workspace`, and keeps its output), and `zatre-figures check` (run by the test suite) fails\n\
+         when a kept output is missing, when this file or the README's table is not what `table`\n\
+         writes, or when a document quotes a figure that this table does not hold. Documents link here\n\
+         instead of copying a figure.\n\n",
+    );
+    out.push_str(&format!(
+        "The strength runs play at `go nodes {STRENGTH_NODES}` a move, so that the load of the machine does\n\
+         not change a move: a run is repeated exactly, and the figures are those of a search much shorter\n\
+         than a game at 100 ms a move (about 400,000 nodes), so the rates are lower than at that time.\n\
+         The seeds 7301 to 7305 were used for no tuning.\n\n"
+    ));
+    out.push_str("| figure | today | kept output |\n|---|---|---|\n");
+    for (f, value) in values {
+        let file = f.output.trim_start_matches("docs/");
+        out.push_str(&format!("| [{}](#{}): {} | {} | [{}]({}) |\n", f.name, f.name, f.what, value, file, file));
+    }
+    for (f, value) in values {
+        out.push_str(&format!(
+            "\n## {}\n\n{}.\n\n- today: {}\n- command: `{}`\n- kept output: [{}]({})\n- read off it: {}.\n",
+            f.name,
+            capitalized(f.what),
+            value,
+            f.command,
+            f.output.trim_start_matches("docs/"),
+            f.output.trim_start_matches("docs/"),
+            f.reading
+        ));
+    }
+    out
+}
+
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+}
+
+/// The README's generated block (the marker lines included).
+pub fn readme_block(values: &[(&Figure, String)]) -> String {
+    let mut out = format!("{README_BEGIN}\n| figure | today |\n|---|---|\n");
+    for (f, value) in values {
+        out.push_str(&format!("| [{}](docs/figures.md#{}) | {} |\n", f.what, f.name, value));
+    }
+    out.push_str(README_END);
+    out
+}
+
+/// `readme` with its generated block replaced by `block`.
+pub fn with_readme_block(readme: &str, block: &str) -> Result<String, FigureError> {
+    let begin = readme.find(README_BEGIN).ok_or(FigureError::NoReadmeBlock)?;
+    let end = readme[begin..].find(README_END).ok_or(FigureError::NoReadmeBlock)? + begin + README_END.len();
+    Ok(format!("{}{}{}", &readme[..begin], block, &readme[end..]))
+}
+
+/// Writes docs/figures.md and the README's block from the kept outputs under `root`.
+pub fn write_tables(root: &Path) -> Result<(), FigureError> {
+    let values = values(root)?;
+    let write = |relative: &str, text: &str| {
+        fs::write(root.join(relative), text)
+            .map_err(|e| FigureError::File { path: relative.to_string(), message: e.to_string() })
+    };
+    write(FIGURES_MD, &figures_md(&values))?;
+    let readme = read_file(root, README)?;
+    write(README, &with_readme_block(&readme, &readme_block(&values))?)
+}
+
+/// Everything `check` finds wrong under `root`, one line each; empty when the figures hold.
+pub fn check(root: &Path) -> Vec<String> {
+    let values = match values(root) {
+        Ok(values) => values,
+        Err(e) => return vec![e.to_string()],
+    };
+    let mut problems = Vec::new();
+    let expected = figures_md(&values);
+    match read_file(root, FIGURES_MD) {
+        Ok(text) if text == expected => {}
+        Ok(_) => problems.push(format!("{FIGURES_MD} is not what `zatre-figures table` writes: run it")),
+        Err(e) => problems.push(e.to_string()),
+    }
+    match read_file(root, README) {
+        Ok(text) => match with_readme_block(&text, &readme_block(&values)) {
+            Ok(written) if written == text => {}
+            Ok(_) => problems.push(format!("the figure table of {README} is not what `zatre-figures table` writes: run it")),
+            Err(e) => problems.push(e.to_string()),
+        },
+        Err(e) => problems.push(e.to_string()),
+    }
+    let held: BTreeSet<String> = values.iter().flat_map(|(_, v)| quoted_figures(v)).collect();
+    for path in documents(root) {
+        let shown = path.strip_prefix(root).unwrap_or(&path).display().to_string();
+        let Ok(text) = fs::read_to_string(&path) else { continue };
+        for (line, quote) in quotes_in_prose(&text) {
+            if !held.contains(&quote) {
+                problems.push(format!(
+                    "{shown}:{line}: quotes the figure '{quote}', which the figure table ({FIGURES_MD}) does not hold: \
+                     link the table instead, or add an entry to tools/src/figures.rs"
+                ));
+            }
+        }
+    }
+    problems
+}
+
+/// The documents whose figures must come from the table: every Markdown file of the repository
+/// but the generated table itself, the archive (docs/archive/: past results, kept as they were)
+/// and the CHANGELOG (what each version changed, at the time), outside build output and hidden
+/// folders.
+pub fn documents(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    collect_markdown(root, root, &mut out);
+    out.sort();
+    out
+}
+
+fn collect_markdown(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let relative = path.strip_prefix(root).unwrap_or(&path);
+        if path.is_dir() {
+            let skipped = name.starts_with('.') || ["target", "node_modules"].contains(&name);
+            if !skipped && relative != Path::new("docs/archive") {
+                collect_markdown(root, &path, out);
+            }
+        } else if name.ends_with(".md") && relative != Path::new(FIGURES_MD) && relative != Path::new("CHANGELOG.md") {
+            out.push(path);
+        }
+    }
+}
+
+/// The figures a Markdown text quotes outside fenced code blocks (which hold example sessions, not
+/// published figures), with their line numbers from 1.
+pub fn quotes_in_prose(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut fenced = false;
+    for (index, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if !fenced {
+            out.extend(quoted_figures(line).into_iter().map(|q| (index + 1, q)));
+        }
+    }
+    out
+}
+
+/// The figures a piece of text quotes: a rate with its interval (`85.4% [83.4, 87.4]`) and a
+/// `bench` signature (`nodes 2401906`: `nodes` and a number of six digits or more, or the same
+/// with its digits grouped by commas).
+pub fn quoted_figures(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    for (at, _) in text.match_indices("% [") {
+        let start = text[..at].rfind(|c: char| !(c.is_ascii_digit() || c == '.')).map_or(0, |i| i + 1);
+        let Some(close) = text[at..].find(']') else { continue };
+        let rate = &text[start..at];
+        let interval = &text[at + 3..at + close];
+        let numbers: Vec<&str> = interval.split(", ").collect();
+        let number = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit() || c == '.');
+        if number(rate) && numbers.len() == 2 && numbers.iter().all(|n| number(n)) {
+            out.push(text[start..at + close + 1].to_string());
+        }
+    }
+    for (at, _) in text.match_indices("nodes ") {
+        if at > 0 && bytes[at - 1].is_ascii_alphanumeric() {
+            continue;
+        }
+        let rest = &text[at + "nodes ".len()..];
+        let end = rest.find(|c: char| !(c.is_ascii_digit() || c == ',')).unwrap_or(rest.len());
+        let digits: String = rest[..end].trim_end_matches(',').chars().filter(char::is_ascii_digit).collect();
+        if digits.len() >= 6 {
+            out.push(format!("nodes {digits}"));
+        }
+    }
+    out
+}
+
+/// `zatre-match`'s report: the row `1` as `85.4% [83.4, 87.4], margin +40.4 (852-4-144)`.
+fn read_strength(output: &str) -> Result<String, String> {
+    let header = output
+        .lines()
+        .find(|l| l.starts_with('#') && l.contains("engine"))
+        .ok_or("no report header (a line starting with '#   engine')")?;
+    let columns: Vec<&str> = header.split_whitespace().collect();
+    let row = output.lines().find(|l| l.starts_with("1 ")).ok_or("no row '1' in the report")?;
+    let at = row.find("% [").ok_or("row 1 has no rate with its interval")?;
+    let close = row[at..].find(']').ok_or("row 1's interval is not closed")? + at;
+    let start = row[..at].rfind(' ').map_or(0, |i| i + 1);
+    let rate = &row[start..=close];
+    let before: Vec<&str> = row[..start].split_whitespace().collect();
+    let after: Vec<&str> = row[close + 1..].split_whitespace().collect();
+    let margin = after.last().ok_or("row 1 has no margin")?;
+    if !columns.last().is_some_and(|c| *c == "margin") {
+        return Err("the report's last column is not 'margin'".into());
+    }
+    // The counts are the four numbers before the rate: wins, draws, losses, faults.
+    let counts: Vec<&str> = before.iter().rev().take(4).rev().copied().collect();
+    let [wins, draws, losses, _faults] = counts[..] else { return Err("row 1 has no counts".into()) };
+    if ![wins, draws, losses].iter().all(|n| n.parse::<u32>().is_ok()) {
+        return Err(format!("row 1's counts are not numbers: {wins} {draws} {losses}"));
+    }
+    Ok(format!("{rate}, margin {margin} ({wins}-{draws}-{losses})"))
+}
+
+/// The response of `bench`: `nodes <n> nps <n>`, as `nodes <n>`.
+fn read_bench(output: &str) -> Result<String, String> {
+    let words: Vec<&str> = output.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "nodes").ok_or("no 'nodes' in the response")?;
+    let nodes = words.get(at + 1).filter(|n| n.parse::<u64>().is_ok()).ok_or("no node count after 'nodes'")?;
+    Ok(format!("nodes {nodes}"))
+}
+
+/// The response of `perft 2`: its number.
+fn read_perft(output: &str) -> Result<String, String> {
+    let words: Vec<&str> = output.split_whitespace().collect();
+    let number = words
+        .iter()
+        .rev()
+        .find_map(|w| w.trim_start_matches('=').parse::<u64>().ok().filter(|n| *n > 1))
+        .ok_or("no leaf count in the response")?;
+    Ok(format!("{number} leaves"))
+}
+
+/// `tools/compare-movegen.sh`'s report: the range of its ratios base/new.
+fn read_movegen(output: &str) -> Result<String, String> {
+    let ratios: Vec<f64> = output
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split_whitespace().last()?.parse::<f64>().ok())
+        .collect();
+    let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if ratios.is_empty() {
+        return Err("no benchmark with a ratio in the report".into());
+    }
+    Ok(format!("{} benchmarks, {lo:.2} to {hi:.2} times as fast as a94242f", ratios.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const REPORT: &str = "\
+#   engine                                         games   wins  draws losses faults        win rate (95%)     score    margin
+1   target/release/zatre                              10      7      0      3      0    70.0% [46.0, 94.0]     317.3     +35.3
+2   target/release/zatre --option Strategy=greedy     10      3      0      7      0     30.0% [6.0, 54.0]     282.0     -35.3
+games 10: normal 10
+";
+
+    #[test]
+    fn a_strength_report_is_read_off_row_one() {
+        assert_eq!(read_strength(REPORT).unwrap(), "70.0% [46.0, 94.0], margin +35.3 (7-0-3)");
+        assert!(read_strength("games 10: normal 10\n").is_err());
+    }
+
+    #[test]
+    fn bench_and_perft_responses_are_read() {
+        assert_eq!(read_bench("=1 nodes 2401906 nps 4100000\n\n").unwrap(), "nodes 2401906");
+        assert!(read_bench("=1 nps 3\n").is_err());
+        assert_eq!(read_perft("=1 1070036\n\n").unwrap(), "1070036 leaves");
+    }
+
+    #[test]
+    fn quoted_figures_are_rates_with_intervals_and_signatures() {
+        let line = "wins 85.4% [83.4, 87.4] and 60% of the games, nodes 2401906, nodes 2,401,941, nodes 400 \
+                    and [1, 2] and 3% [x, y]";
+        assert_eq!(quoted_figures(line), ["85.4% [83.4, 87.4]", "nodes 2401906", "nodes 2401941"]);
+        let text = "a 50.0% [40.0, 60.0]\n```\n70.0% [46.0, 94.0]\n```\nb nodes 1234567\n";
+        assert_eq!(quotes_in_prose(text), [(1, "50.0% [40.0, 60.0]".to_string()), (5, "nodes 1234567".to_string())]);
+    }
+
+    #[test]
+    fn the_readme_block_is_replaced_between_its_markers() {
+        let readme = format!("intro\n{README_BEGIN}\nold\n{README_END}\nend\n");
+        assert_eq!(with_readme_block(&readme, "NEW").unwrap(), "intro\nNEW\nend\n");
+        assert!(matches!(with_readme_block("no block", "NEW"), Err(FigureError::NoReadmeBlock)));
+    }
+
+    #[test]
+    fn every_name_is_one_figure_with_a_kept_output_under_docs_figures() {
+        let names: BTreeSet<&str> = FIGURES.iter().map(|f| f.name).collect();
+        assert_eq!(names.len(), FIGURES.len());
+        assert!(FIGURES.iter().all(|f| f.output.starts_with(OUTPUT_DIR)));
+        assert!(matches!(figure("nonesuch"), Err(FigureError::Unknown(_))));
+    }
+}
