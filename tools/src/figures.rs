@@ -67,7 +67,7 @@ pub const FIGURES: &[Figure] = &[
         name: "strength-2p",
         what: "strength: `search` against `greedy`, 2 players, classic, 1,000 games",
         command: "G=\"target/release/zatre --option Strategy=greedy\"; target/release/zatre-match \
-                  --engine target/release/zatre --engine \"$G\" --games 1000 --seed 7301 --nodes 20000 \
+                  --engine target/release/zatre --engine \"$G\" --games 1000 --seed 7401 --nodes 20000 \
                   --concurrency 1",
         output: "docs/figures/strength-2p.txt",
         reading: STRENGTH_READING,
@@ -77,7 +77,7 @@ pub const FIGURES: &[Figure] = &[
         name: "strength-3p",
         what: "strength: `search` against two `greedy`, 3 players, classic, 1,002 games",
         command: "G=\"target/release/zatre --option Strategy=greedy\"; target/release/zatre-match \
-                  --engine target/release/zatre --engine \"$G\" --engine \"$G\" --games 1002 --seed 7302 \
+                  --engine target/release/zatre --engine \"$G\" --engine \"$G\" --games 1002 --seed 7402 \
                   --nodes 20000 --concurrency 1",
         output: "docs/figures/strength-3p.txt",
         reading: STRENGTH_READING,
@@ -88,7 +88,7 @@ pub const FIGURES: &[Figure] = &[
         what: "strength: `search` against three `greedy`, 4 players, classic, 1,000 games",
         command: "G=\"target/release/zatre --option Strategy=greedy\"; target/release/zatre-match \
                   --engine target/release/zatre --engine \"$G\" --engine \"$G\" --engine \"$G\" --games 1000 \
-                  --seed 7303 --nodes 20000 --concurrency 1",
+                  --seed 7403 --nodes 20000 --concurrency 1",
         output: "docs/figures/strength-4p.txt",
         reading: STRENGTH_READING,
         read: read_strength,
@@ -97,7 +97,7 @@ pub const FIGURES: &[Figure] = &[
         name: "strength-kids",
         what: "strength: `search` against `greedy`, kids' game, 2 players, 1,000 games",
         command: "G=\"target/release/zatre --option Strategy=greedy\"; target/release/zatre-match \
-                  --engine target/release/zatre --engine \"$G\" --variant kids --games 1000 --seed 7304 \
+                  --engine target/release/zatre --engine \"$G\" --variant kids --games 1000 --seed 7404 \
                   --nodes 20000 --concurrency 1",
         output: "docs/figures/strength-kids.txt",
         reading: STRENGTH_READING,
@@ -107,7 +107,7 @@ pub const FIGURES: &[Figure] = &[
         name: "strength-dice",
         what: "strength: `search` against `greedy`, dice game, 2 players, 1,000 games",
         command: "G=\"target/release/zatre --option Strategy=greedy\"; target/release/zatre-match \
-                  --engine target/release/zatre --engine \"$G\" --variant dice --games 1000 --seed 7305 \
+                  --engine target/release/zatre --engine \"$G\" --variant dice --games 1000 --seed 7405 \
                   --nodes 20000 --concurrency 1",
         output: "docs/figures/strength-dice.txt",
         reading: STRENGTH_READING,
@@ -222,13 +222,35 @@ pub fn run(root: &Path, figure: &Figure) -> Result<String, FigureError> {
             command: figure.command.to_string(),
         });
     }
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let text = format!("{}{}", provenance(root, figure), String::from_utf8_lossy(&out.stdout));
     let value = figure
         .read(&text)
         .map_err(|message| FigureError::Unreadable { path: format!("the output of '{}'", figure.name), message })?;
     let path: PathBuf = root.join(figure.output);
     fs::write(&path, &text).map_err(|e| FigureError::File { path: figure.output.to_string(), message: e.to_string() })?;
     Ok(value)
+}
+
+/// The lines `run` puts before a command's output: the figure, the commit it ran at (with
+/// `+changes` when the work tree differed from it) and the command, each starting with `# `.
+fn provenance(root: &Path, figure: &Figure) -> String {
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .current_dir(root)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    let commit = git(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown".into());
+    let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+    format!(
+        "# figure: {}\n# commit: {commit}{}\n# command: {}\n",
+        figure.name,
+        if dirty { " +changes" } else { "" },
+        figure.command
+    )
 }
 
 /// docs/figures.md as `table` writes it.
@@ -247,7 +269,7 @@ pub fn figures_md(values: &[(&Figure, String)]) -> String {
         "The strength runs play at `go nodes {STRENGTH_NODES}` a move, so that the load of the machine does\n\
          not change a move: a run is repeated exactly, and the figures are those of a search much shorter\n\
          than a game at 100 ms a move (about 400,000 nodes), so the rates are lower than at that time.\n\
-         The seeds 7301 to 7305 were used for no tuning.\n\n"
+         The seeds 7401 to 7405 were used for no tuning.\n\n"
     ));
     out.push_str("| figure | today | kept output |\n|---|---|---|\n");
     for (f, value) in values {
@@ -420,7 +442,7 @@ pub fn quoted_figures(text: &str) -> Vec<String> {
 fn read_strength(output: &str) -> Result<String, String> {
     let header = output
         .lines()
-        .find(|l| l.starts_with('#') && l.contains("engine"))
+        .find(|l| l.starts_with("#   engine"))
         .ok_or("no report header (a line starting with '#   engine')")?;
     let columns: Vec<&str> = header.split_whitespace().collect();
     let row = output.lines().find(|l| l.starts_with("1 ")).ok_or("no row '1' in the report")?;
