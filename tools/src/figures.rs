@@ -115,12 +115,14 @@ pub const FIGURES: &[Figure] = &[
     },
     Figure {
         name: "bench",
-        what: "the `bench` signature: the nodes of a fixed search of six seeded positions, which changes \
-               exactly when the search's behaviour does",
-        command: "echo bench | target/release/zatre",
+        what: "the `bench` signature and the search's speed: the nodes of a fixed search of six seeded \
+               positions (which change exactly when the search's behaviour does) and the nodes a second \
+               of CPU time",
+        command: "{ /usr/bin/time -f 'cpu %U user %S sys' sh -c 'echo bench | target/release/zatre'; } 2>&1",
         output: "docs/figures/bench.txt",
-        reading: "the `nodes` of the response (its `nps` is the speed of that one run on a shared machine \
-                  and is not published)",
+        reading: "the `nodes` of the response is the signature; the speed is those nodes over the CPU time \
+                  (user and system) that `/usr/bin/time` reports. The response's own `nps` is per second \
+                  of wall time, which the other work of a shared machine changes, and is not published",
         read: read_bench,
     },
     Figure {
@@ -266,10 +268,10 @@ pub fn figures_md(values: &[(&Figure, String)]) -> String {
          instead of copying a figure.\n\n",
     );
     out.push_str(&format!(
-        "The strength runs play at `go nodes {STRENGTH_NODES}` a move, so that the load of the machine does\n\
-         not change a move: a run is repeated exactly, and the figures are those of a search much shorter\n\
-         than a game at 100 ms a move (about 400,000 nodes), so the rates are lower than at that time.\n\
-         The seeds 7401 to 7405 were used for no tuning.\n\n"
+        "The strength runs play at `go nodes {STRENGTH_NODES}` a move (`zatre-match --nodes`), so that the load\n\
+         of the machine changes no move and a run is repeated exactly; their seeds were used for no\n\
+         tuning. Each kept output opens with the commit it was measured at. Rates: first place, draws\n\
+         half, with the 95% interval; margin: the mean final score less the best other seat's.\n\n"
     ));
     out.push_str("| figure | today | kept output |\n|---|---|---|\n");
     for (f, value) in values {
@@ -346,7 +348,7 @@ pub fn check(root: &Path) -> Vec<String> {
         },
         Err(e) => problems.push(e.to_string()),
     }
-    let held: BTreeSet<String> = values.iter().flat_map(|(_, v)| quoted_figures(v)).collect();
+    let held = held_figures(&values);
     for path in documents(root) {
         let shown = path.strip_prefix(root).unwrap_or(&path).display().to_string();
         let Ok(text) = fs::read_to_string(&path) else { continue };
@@ -391,28 +393,60 @@ fn collect_markdown(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// The figures a Markdown text quotes outside fenced code blocks (which hold example sessions, not
-/// published figures), with their line numbers from 1.
+/// published figures), with their line numbers from 1: every rate with its interval, and every
+/// large number ([`large_numbers`], code spans left out) of a paragraph or table row that speaks of
+/// `bench` or a signature, which is how the `bench` signature is quoted.
 pub fn quotes_in_prose(text: &str) -> Vec<(usize, String)> {
     let mut out = Vec::new();
     let mut fenced = false;
+    // The lines of the current unit (a paragraph, or one table row), with their numbers.
+    let mut unit: Vec<(usize, &str)> = Vec::new();
+    let flush = |unit: &mut Vec<(usize, &str)>, out: &mut Vec<(usize, String)>| {
+        let speaks_of_bench = unit.iter().any(|(_, l)| {
+            let lower = l.to_ascii_lowercase();
+            lower.contains("bench") || lower.contains("signature")
+        });
+        for &(number, line) in unit.iter() {
+            out.extend(rate_quotes(line).into_iter().map(|q| (number, q)));
+            if speaks_of_bench {
+                out.extend(large_numbers(&without_code_spans(line)).into_iter().map(|q| (number, q)));
+            }
+        }
+        unit.clear();
+    };
     for (index, line) in text.lines().enumerate() {
         if line.trim_start().starts_with("```") {
+            flush(&mut unit, &mut out);
             fenced = !fenced;
             continue;
         }
-        if !fenced {
-            out.extend(quoted_figures(line).into_iter().map(|q| (index + 1, q)));
+        if fenced {
+            continue;
+        }
+        let row = line.trim_start().starts_with('|');
+        if line.trim().is_empty() || row {
+            flush(&mut unit, &mut out);
+        }
+        if !line.trim().is_empty() {
+            unit.push((index + 1, line));
+        }
+        if row {
+            flush(&mut unit, &mut out);
         }
     }
+    flush(&mut unit, &mut out);
+    out.sort();
     out
 }
 
-/// The figures a piece of text quotes: a rate with its interval (`85.4% [83.4, 87.4]`) and a
-/// `bench` signature (`nodes 2401906`: `nodes` and a number of six digits or more, or the same
-/// with its digits grouped by commas).
-pub fn quoted_figures(text: &str) -> Vec<String> {
+/// The figures the table holds, in the forms [`quotes_in_prose`] finds them.
+pub fn held_figures(values: &[(&Figure, String)]) -> BTreeSet<String> {
+    values.iter().flat_map(|(_, v)| rate_quotes(v).into_iter().chain(large_numbers(v))).collect()
+}
+
+/// The rates with their interval that a line quotes: `85.4% [83.4, 87.4]`.
+pub fn rate_quotes(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let bytes = text.as_bytes();
     for (at, _) in text.match_indices("% [") {
         let start = text[..at].rfind(|c: char| !(c.is_ascii_digit() || c == '.')).map_or(0, |i| i + 1);
         let Some(close) = text[at..].find(']') else { continue };
@@ -424,15 +458,50 @@ pub fn quoted_figures(text: &str) -> Vec<String> {
             out.push(text[start..at + close + 1].to_string());
         }
     }
-    for (at, _) in text.match_indices("nodes ") {
-        if at > 0 && bytes[at - 1].is_ascii_alphanumeric() {
+    out
+}
+
+/// The whole numbers of six digits or more in a text (`2401906`, or grouped `2,401,906`), as
+/// digits only; not a limit given to a search (`go nodes 1000000`, `--nodes 300000`), nor a
+/// number inside a word or a decimal.
+pub fn large_numbers(text: &str) -> Vec<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        if !bytes[at].is_ascii_digit() || (at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'.')) {
+            at += 1;
             continue;
         }
-        let rest = &text[at + "nodes ".len()..];
-        let end = rest.find(|c: char| !(c.is_ascii_digit() || c == ',')).unwrap_or(rest.len());
-        let digits: String = rest[..end].trim_end_matches(',').chars().filter(char::is_ascii_digit).collect();
-        if digits.len() >= 6 {
-            out.push(format!("nodes {digits}"));
+        let mut end = at;
+        while end < bytes.len()
+            && (bytes[end].is_ascii_digit()
+                || (bytes[end] == b',' && bytes.get(end + 1..end + 4).is_some_and(|g| g.iter().all(u8::is_ascii_digit))))
+        {
+            end += 1;
+        }
+        let glued = end < bytes.len() && (bytes[end].is_ascii_alphabetic() || (bytes[end] == b'.' && bytes.get(end + 1).is_some_and(u8::is_ascii_digit)));
+        let before = &text[..at];
+        let limit = before.ends_with("go nodes ") || before.ends_with("--nodes ");
+        let digits: String = text[at..end].chars().filter(char::is_ascii_digit).collect();
+        if digits.len() >= 6 && !glued && !limit {
+            out.push(digits);
+        }
+        at = end;
+    }
+    out
+}
+
+/// A line with its code spans (`` `...` ``) blanked out.
+fn without_code_spans(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut in_code = false;
+    for c in line.chars() {
+        if c == '`' {
+            in_code = !in_code;
+            out.push(' ');
+        } else {
+            out.push(if in_code { ' ' } else { c });
         }
     }
     out
@@ -465,12 +534,22 @@ fn read_strength(output: &str) -> Result<String, String> {
     Ok(format!("{rate}, margin {margin} ({wins}-{draws}-{losses})"))
 }
 
-/// The response of `bench`: `nodes <n> nps <n>`, as `nodes <n>`.
+/// The response of `bench` (`nodes <n> nps <n>`) and the CPU time after it (`cpu <user> user
+/// <system> sys`), as `nodes <n>, <m> M nodes a CPU second`.
 fn read_bench(output: &str) -> Result<String, String> {
     let words: Vec<&str> = output.split_whitespace().collect();
     let at = words.iter().position(|w| *w == "nodes").ok_or("no 'nodes' in the response")?;
-    let nodes = words.get(at + 1).filter(|n| n.parse::<u64>().is_ok()).ok_or("no node count after 'nodes'")?;
-    Ok(format!("nodes {nodes}"))
+    let nodes: u64 =
+        words.get(at + 1).and_then(|n| n.parse().ok()).ok_or("no node count after 'nodes'")?;
+    let cpu = words.iter().position(|w| *w == "cpu").ok_or("no 'cpu' line of /usr/bin/time")?;
+    let seconds = |k: usize| words.get(k).and_then(|w| w.parse::<f64>().ok());
+    let (Some(user), Some(system)) = (seconds(cpu + 1), seconds(cpu + 3)) else {
+        return Err("the 'cpu' line has no user and system seconds".into());
+    };
+    if user + system <= 0.0 {
+        return Err("the CPU time is zero".into());
+    }
+    Ok(format!("nodes {nodes}, {:.1} M nodes a CPU second", nodes as f64 / (user + system) / 1e6))
 }
 
 /// The response of `perft 2`: its number.
@@ -518,18 +597,26 @@ games 10: normal 10
 
     #[test]
     fn bench_and_perft_responses_are_read() {
-        assert_eq!(read_bench("=1 nodes 2401906 nps 4100000\n\n").unwrap(), "nodes 2401906");
+        let bench = "=1 nodes 2401906 nps 449795\n\ncpu 1.19 user 0.01 sys\n";
+        assert_eq!(read_bench(bench).unwrap(), "nodes 2401906, 2.0 M nodes a CPU second");
         assert!(read_bench("=1 nps 3\n").is_err());
+        assert!(read_bench("=1 nodes 2401906 nps 3\n").is_err(), "the CPU time is needed");
         assert_eq!(read_perft("=1 1070036\n\n").unwrap(), "1070036 leaves");
     }
 
     #[test]
-    fn quoted_figures_are_rates_with_intervals_and_signatures() {
-        let line = "wins 85.4% [83.4, 87.4] and 60% of the games, nodes 2401906, nodes 2,401,941, nodes 400 \
-                    and [1, 2] and 3% [x, y]";
-        assert_eq!(quoted_figures(line), ["85.4% [83.4, 87.4]", "nodes 2401906", "nodes 2401941"]);
-        let text = "a 50.0% [40.0, 60.0]\n```\n70.0% [46.0, 94.0]\n```\nb nodes 1234567\n";
-        assert_eq!(quotes_in_prose(text), [(1, "50.0% [40.0, 60.0]".to_string()), (5, "nodes 1234567".to_string())]);
+    fn quoted_figures_are_rates_with_intervals_and_signatures_near_bench() {
+        let line = "wins 85.4% [83.4, 87.4] and 60% of the games and [1, 2] and 3% [x, y]";
+        assert_eq!(rate_quotes(line), ["85.4% [83.4, 87.4]"]);
+        let numbers = "nodes 2401906, 2,401,941 or 400 or go nodes 1000000, --nodes 300000, 1234567.5, x1234567 1234567ms";
+        assert_eq!(large_numbers(numbers), ["2401906", "2401941"]);
+        let text = "a 50.0% [40.0, 60.0]\n```\n70.0% [46.0, 94.0] bench 2401906\n```\n\
+                    the bench\nsays 1234567, `9999999`\n\nnot here: 7654321\n\
+                    | bench | 1111111 |\n| load | 200,000 |\n";
+        assert_eq!(
+            quotes_in_prose(text),
+            [(1, "50.0% [40.0, 60.0]".to_string()), (6, "1234567".to_string()), (9, "1111111".to_string())]
+        );
     }
 
     #[test]
