@@ -23,7 +23,8 @@ pub const FIGURES_MD: &str = "docs/figures.md";
 /// The README, whose figure table lies between [`README_BEGIN`] and [`README_END`].
 pub const README: &str = "README.md";
 /// The line before the README's generated table.
-pub const README_BEGIN: &str = "<!-- figures: written by `zatre-figures table` from docs/figures/; do not edit -->";
+pub const README_BEGIN: &str =
+    "<!-- figures: written by `zatre-figures table` from docs/figures/; do not edit -->";
 /// The line after the README's generated table.
 pub const README_END: &str = "<!-- end of figures -->";
 
@@ -130,8 +131,8 @@ pub const FIGURES: &[Figure] = &[
     },
     Figure {
         name: "perft-2",
-        what: "perft 2 from the classic start: the leaves of every legal move of the first two turns, \
-               with every draw",
+        what: "perft 2 at the start of the default game (classic, two players): the leaves of the game \
+               tree two moves deep, every distinct draw expanded",
         command: "echo 'perft 2' | target/release/zatre",
         output: "docs/figures/perft-2.txt",
         reading: "the number of the response",
@@ -202,8 +203,9 @@ pub fn values(root: &Path) -> Result<Vec<(&'static Figure, String)>, FigureError
         .iter()
         .map(|f| {
             let text = read_file(root, f.output)?;
-            let value =
-                f.read(&text).map_err(|message| FigureError::Unreadable { path: f.output.to_string(), message })?;
+            let value = f
+                .read(&text)
+                .map_err(|message| FigureError::Unreadable { path: f.output.to_string(), message })?;
             Ok((f, value))
         })
         .collect()
@@ -228,11 +230,13 @@ pub fn run(root: &Path, figure: &Figure) -> Result<String, FigureError> {
         });
     }
     let text = format!("{}{}", provenance(root, figure), String::from_utf8_lossy(&out.stdout));
-    let value = figure
-        .read(&text)
-        .map_err(|message| FigureError::Unreadable { path: format!("the output of '{}'", figure.name), message })?;
+    let value = figure.read(&text).map_err(|message| FigureError::Unreadable {
+        path: format!("the output of '{}'", figure.name),
+        message,
+    })?;
     let path: PathBuf = root.join(figure.output);
-    fs::write(&path, &text).map_err(|e| FigureError::File { path: figure.output.to_string(), message: e.to_string() })?;
+    fs::write(&path, &text)
+        .map_err(|e| FigureError::File { path: figure.output.to_string(), message: e.to_string() })?;
     Ok(value)
 }
 
@@ -279,7 +283,10 @@ pub fn figures_md(values: &[(&Figure, String)]) -> String {
     out.push_str("| figure | today | kept output |\n|---|---|---|\n");
     for (f, value) in values {
         let file = f.output.trim_start_matches("docs/");
-        out.push_str(&format!("| [{}](#{}): {} | {} | [{}]({}) |\n", f.name, f.name, f.what, value, file, file));
+        out.push_str(&format!(
+            "| [{}](#{}): {} | {} | [{}]({}) |\n",
+            f.name, f.name, f.what, value, file, file
+        ));
     }
     for (f, value) in values {
         out.push_str(&format!(
@@ -346,7 +353,9 @@ pub fn check(root: &Path) -> Vec<String> {
     match read_file(root, README) {
         Ok(text) => match with_readme_block(&text, &readme_block(&values)) {
             Ok(written) if written == text => {}
-            Ok(_) => problems.push(format!("the figure table of {README} is not what `zatre-figures table` writes: run it")),
+            Ok(_) => problems.push(format!(
+                "the figure table of {README} is not what `zatre-figures table` writes: run it"
+            )),
             Err(e) => problems.push(e.to_string()),
         },
         Err(e) => problems.push(e.to_string()),
@@ -389,7 +398,10 @@ fn collect_markdown(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
             if !skipped && relative != Path::new("docs/archive") {
                 collect_markdown(root, &path, out);
             }
-        } else if name.ends_with(".md") && relative != Path::new(FIGURES_MD) && relative != Path::new("CHANGELOG.md") {
+        } else if name.ends_with(".md")
+            && relative != Path::new(FIGURES_MD)
+            && relative != Path::new("CHANGELOG.md")
+        {
             out.push(path);
         }
     }
@@ -472,18 +484,23 @@ pub fn large_numbers(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut at = 0;
     while at < bytes.len() {
-        if !bytes[at].is_ascii_digit() || (at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'.')) {
+        if !bytes[at].is_ascii_digit()
+            || (at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'.'))
+        {
             at += 1;
             continue;
         }
         let mut end = at;
         while end < bytes.len()
             && (bytes[end].is_ascii_digit()
-                || (bytes[end] == b',' && bytes.get(end + 1..end + 4).is_some_and(|g| g.iter().all(u8::is_ascii_digit))))
+                || (bytes[end] == b','
+                    && bytes.get(end + 1..end + 4).is_some_and(|g| g.iter().all(u8::is_ascii_digit))))
         {
             end += 1;
         }
-        let glued = end < bytes.len() && (bytes[end].is_ascii_alphabetic() || (bytes[end] == b'.' && bytes.get(end + 1).is_some_and(u8::is_ascii_digit)));
+        let glued = end < bytes.len()
+            && (bytes[end].is_ascii_alphabetic()
+                || (bytes[end] == b'.' && bytes.get(end + 1).is_some_and(u8::is_ascii_digit)));
         let before = &text[..at];
         let limit = before.ends_with("go nodes ") || before.ends_with("--nodes ");
         let digits: String = text[at..end].chars().filter(char::is_ascii_digit).collect();
@@ -547,7 +564,9 @@ fn read_bench(output: &str) -> Result<String, String> {
     for (k, word) in words.iter().enumerate() {
         let number = |at: usize| words.get(at).and_then(|w| w.parse::<f64>().ok());
         if *word == "nodes" {
-            nodes.insert(words.get(k + 1).and_then(|n| n.parse::<u64>().ok()).ok_or("no node count after 'nodes'")?);
+            nodes.insert(
+                words.get(k + 1).and_then(|n| n.parse::<u64>().ok()).ok_or("no node count after 'nodes'")?,
+            );
         } else if *word == "cpu" {
             let (Some(user), Some(system)) = (number(k + 1), number(k + 3)) else {
                 return Err("a 'cpu' line has no user and system seconds".into());

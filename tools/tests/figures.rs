@@ -44,10 +44,14 @@ fn a_copy_with_its_tables_written_holds_and_each_fault_is_found() {
     assert_eq!(check(root), Vec::<String>::new());
 
     // A document quoting a rate and a bench signature the table does not hold.
-    fs::write(root.join("docs/other.md"), "It wins 99.9% [99.0, 100.0].\n\nThe bench says 1234567.\n").unwrap();
+    fs::write(root.join("docs/other.md"), "It wins 99.9% [99.0, 100.0].\n\nThe bench says 1234567.\n")
+        .unwrap();
     let problems = check(root);
     assert_eq!(problems.len(), 2, "{problems:?}");
-    assert!(problems[0].contains("docs/other.md:1") && problems[0].contains("99.9% [99.0, 100.0]"), "{problems:?}");
+    assert!(
+        problems[0].contains("docs/other.md:1") && problems[0].contains("99.9% [99.0, 100.0]"),
+        "{problems:?}"
+    );
     assert!(problems[1].contains("docs/other.md:3") && problems[1].contains("1234567"), "{problems:?}");
     fs::remove_file(root.join("docs/other.md")).unwrap();
 

@@ -46,16 +46,24 @@ fn main() -> ExitCode {
             let kept = values(root).ok();
             for (k, f) in FIGURES.iter().enumerate() {
                 let today = kept.as_ref().map_or("(a kept output is missing)", |v| v[k].1.as_str());
-                println!("{}\n  what: {}\n  command: {}\n  kept output: {}\n  read off it: {}\n  today: {today}\n", f.name, f.what, f.command, f.output, f.reading);
+                println!(
+                    "{}\n  what: {}\n  command: {}\n  kept output: {}\n  read off it: {}\n  today: {today}\n",
+                    f.name, f.what, f.command, f.output, f.reading
+                );
             }
             Ok(())
         }
-        Action::Run { name } => figure(&name).and_then(|f| run(root, f)).map(|value| println!("{name}: {value}")),
+        Action::Run { name } => {
+            figure(&name).and_then(|f| run(root, f)).map(|value| println!("{name}: {value}"))
+        }
         Action::Table => write_tables(root),
         Action::Check => {
             let problems = check(root);
             if problems.is_empty() {
-                println!("the figures hold: {} kept outputs, the tables as written, every quoted figure in them", FIGURES.len());
+                println!(
+                    "the figures hold: {} kept outputs, the tables as written, every quoted figure in them",
+                    FIGURES.len()
+                );
                 return ExitCode::SUCCESS;
             }
             for p in &problems {
