@@ -476,36 +476,27 @@ pub fn rate_quotes(text: &str) -> Vec<String> {
     out
 }
 
-/// The whole numbers of six digits or more in a text (`2401906`, or grouped `2,401,906`), as
-/// digits only; not a limit given to a search (`go nodes 1000000`, `--nodes 300000`), nor a
-/// number inside a word or a decimal.
+/// The numbers a `bench` signature is written as in a text: six digits or more, not grouped by
+/// commas (the engine prints them so) and not round (ending in four zeros or more: a limit such as
+/// `go nodes 1000000`, not a count), nor part of a word or a decimal; `2,401,906` and `388,752`
+/// are counts written for a reader, not signatures.
 pub fn large_numbers(text: &str) -> Vec<String> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut at = 0;
     while at < bytes.len() {
-        if !bytes[at].is_ascii_digit()
-            || (at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'.'))
-        {
+        let glued_before = at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || matches!(bytes[at - 1], b'.' | b','));
+        if !bytes[at].is_ascii_digit() || glued_before {
             at += 1;
             continue;
         }
-        let mut end = at;
-        while end < bytes.len()
-            && (bytes[end].is_ascii_digit()
-                || (bytes[end] == b','
-                    && bytes.get(end + 1..end + 4).is_some_and(|g| g.iter().all(u8::is_ascii_digit))))
-        {
-            end += 1;
-        }
-        let glued = end < bytes.len()
-            && (bytes[end].is_ascii_alphabetic()
-                || (bytes[end] == b'.' && bytes.get(end + 1).is_some_and(u8::is_ascii_digit)));
-        let before = &text[..at];
-        let limit = before.ends_with("go nodes ") || before.ends_with("--nodes ");
-        let digits: String = text[at..end].chars().filter(char::is_ascii_digit).collect();
-        if digits.len() >= 6 && !glued && !limit {
-            out.push(digits);
+        let end = at + bytes[at..].iter().take_while(|b| b.is_ascii_digit()).count();
+        let next = bytes.get(end).copied();
+        let glued_after = next.is_some_and(|c| c.is_ascii_alphabetic())
+            || (matches!(next, Some(b'.' | b',')) && bytes.get(end + 1).is_some_and(u8::is_ascii_digit));
+        let digits = &text[at..end];
+        if digits.len() >= 6 && !digits.ends_with("0000") && !glued_after {
+            out.push(digits.to_string());
         }
         at = end;
     }
@@ -648,8 +639,9 @@ games 10: normal 10
     fn quoted_figures_are_rates_with_intervals_and_signatures_near_bench() {
         let line = "wins 85.4% [83.4, 87.4] and 60% of the games and [1, 2] and 3% [x, y]";
         assert_eq!(rate_quotes(line), ["85.4% [83.4, 87.4]"]);
-        let numbers = "nodes 2401906, 2,401,941 or 400 or go nodes 1000000, --nodes 300000, 1234567.5, x1234567 1234567ms";
-        assert_eq!(large_numbers(numbers), ["2401906", "2401941"]);
+        let numbers = "nodes 2401906, 2,401,941 or 400 or go nodes 1000000, 400000 nodes, 1234567.5, x1234567 \
+                       1234567ms (2401941; 1234568)";
+        assert_eq!(large_numbers(numbers), ["2401906", "2401941", "1234568"]);
         let text = "a 50.0% [40.0, 60.0]\n```\n70.0% [46.0, 94.0] bench 2401906\n```\n\
                     the bench\nsays 1234567, `9999999`\n\nnot here: 7654321\n\
                     | bench | 1111111 |\n| load | 200,000 |\n";
