@@ -37,6 +37,8 @@ pub const STRENGTH_NODES: u32 = 20_000;
 pub struct Figure {
     /// Its name on the command line and its anchor in docs/figures.md.
     pub name: &'static str,
+    /// Its label in the tables, a few words.
+    pub label: &'static str,
     /// What it measures, in one line.
     pub what: &'static str,
     /// The exact command that produces the output, run by `sh -c` at the repository root (the
@@ -66,6 +68,7 @@ const STRENGTH_READING: &str = "the row `1` of the report (the engine `search`):
 pub const FIGURES: &[Figure] = &[
     Figure {
         name: "strength-2p",
+        label: "`search` against `greedy`: 2 players, classic",
         what: "strength: `search` against `greedy`, 2 players, classic, 1,000 games",
         command: "G=\"target/release/zatre --option Strategy=greedy\"; target/release/zatre-match \
                   --engine target/release/zatre --engine \"$G\" --games 1000 --seed 7401 --nodes 20000 \
@@ -76,6 +79,7 @@ pub const FIGURES: &[Figure] = &[
     },
     Figure {
         name: "strength-3p",
+        label: "`search` against two `greedy`: 3 players, classic",
         what: "strength: `search` against two `greedy`, 3 players, classic, 1,002 games",
         command: "G=\"target/release/zatre --option Strategy=greedy\"; target/release/zatre-match \
                   --engine target/release/zatre --engine \"$G\" --engine \"$G\" --games 1002 --seed 7402 \
@@ -86,6 +90,7 @@ pub const FIGURES: &[Figure] = &[
     },
     Figure {
         name: "strength-4p",
+        label: "`search` against three `greedy`: 4 players, classic",
         what: "strength: `search` against three `greedy`, 4 players, classic, 1,000 games",
         command: "G=\"target/release/zatre --option Strategy=greedy\"; target/release/zatre-match \
                   --engine target/release/zatre --engine \"$G\" --engine \"$G\" --engine \"$G\" --games 1000 \
@@ -96,6 +101,7 @@ pub const FIGURES: &[Figure] = &[
     },
     Figure {
         name: "strength-kids",
+        label: "`search` against `greedy`: the kids' game",
         what: "strength: `search` against `greedy`, kids' game, 2 players, 1,000 games",
         command: "G=\"target/release/zatre --option Strategy=greedy\"; target/release/zatre-match \
                   --engine target/release/zatre --engine \"$G\" --variant kids --games 1000 --seed 7404 \
@@ -106,6 +112,7 @@ pub const FIGURES: &[Figure] = &[
     },
     Figure {
         name: "strength-dice",
+        label: "`search` against `greedy`: the dice game",
         what: "strength: `search` against `greedy`, dice game, 2 players, 1,000 games",
         command: "G=\"target/release/zatre --option Strategy=greedy\"; target/release/zatre-match \
                   --engine target/release/zatre --engine \"$G\" --variant dice --games 1000 --seed 7405 \
@@ -116,6 +123,7 @@ pub const FIGURES: &[Figure] = &[
     },
     Figure {
         name: "bench",
+        label: "the `bench` signature and the search's speed",
         what: "the `bench` signature and the search's speed: the nodes of a fixed search of six seeded \
                positions (which change exactly when the search's behaviour does) and the nodes a second \
                of CPU time",
@@ -131,6 +139,7 @@ pub const FIGURES: &[Figure] = &[
     },
     Figure {
         name: "perft-2",
+        label: "perft 2 from the start",
         what: "perft 2 at the start of the default game (classic, two players): the leaves of the game \
                tree two moves deep, every distinct draw expanded",
         command: "echo 'perft 2' | target/release/zatre",
@@ -140,6 +149,7 @@ pub const FIGURES: &[Figure] = &[
     },
     Figure {
         name: "movegen",
+        label: "move generation against a94242f",
         what: "move generation: criterion's median time of each benchmark of `benches/movegen.rs`, against \
                the base commit a94242f (the last before the largest-size bound), in one run",
         command: "tools/compare-movegen.sh",
@@ -283,10 +293,7 @@ pub fn figures_md(values: &[(&Figure, String)]) -> String {
     out.push_str("| figure | today | kept output |\n|---|---|---|\n");
     for (f, value) in values {
         let file = f.output.trim_start_matches("docs/");
-        out.push_str(&format!(
-            "| [{}](#{}): {} | {} | [{}]({}) |\n",
-            f.name, f.name, f.what, value, file, file
-        ));
+        out.push_str(&format!("| [{}](#{}) | {} | [{}]({}) |\n", f.label, f.name, value, file, file));
     }
     for (f, value) in values {
         out.push_str(&format!(
@@ -312,7 +319,7 @@ fn capitalized(text: &str) -> String {
 pub fn readme_block(values: &[(&Figure, String)]) -> String {
     let mut out = format!("{README_BEGIN}\n| figure | today |\n|---|---|\n");
     for (f, value) in values {
-        out.push_str(&format!("| [{}](docs/figures.md#{}) | {} |\n", f.what, f.name, value));
+        out.push_str(&format!("| [{}](docs/figures.md#{}) | {} |\n", f.label, f.name, value));
     }
     out.push_str(README_END);
     out
@@ -485,7 +492,8 @@ pub fn large_numbers(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut at = 0;
     while at < bytes.len() {
-        let glued_before = at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || matches!(bytes[at - 1], b'.' | b','));
+        let glued_before =
+            at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || matches!(bytes[at - 1], b'.' | b','));
         if !bytes[at].is_ascii_digit() || glued_before {
             at += 1;
             continue;
@@ -639,7 +647,8 @@ games 10: normal 10
     fn quoted_figures_are_rates_with_intervals_and_signatures_near_bench() {
         let line = "wins 85.4% [83.4, 87.4] and 60% of the games and [1, 2] and 3% [x, y]";
         assert_eq!(rate_quotes(line), ["85.4% [83.4, 87.4]"]);
-        let numbers = "nodes 2401906, 2,401,941 or 400 or go nodes 1000000, 400000 nodes, 1234567.5, x1234567 \
+        let numbers =
+            "nodes 2401906, 2,401,941 or 400 or go nodes 1000000, 400000 nodes, 1234567.5, x1234567 \
                        1234567ms (2401941; 1234568)";
         assert_eq!(large_numbers(numbers), ["2401906", "2401941", "1234568"]);
         let text = "a 50.0% [40.0, 60.0]\n```\n70.0% [46.0, 94.0] bench 2401906\n```\n\
