@@ -147,17 +147,6 @@ pub const FIGURES: &[Figure] = &[
         reading: "the number of the response",
         read: read_perft,
     },
-    Figure {
-        name: "movegen",
-        label: "move generation against a94242f",
-        what: "move generation: criterion's median time of each benchmark of `benches/movegen.rs`, against \
-               the base commit a94242f (the last before the largest-size bound), in one run",
-        command: "tools/compare-movegen.sh",
-        output: "docs/figures/movegen.txt",
-        reading: "the report's ratio base/new of each benchmark (above 1: today's generator is faster): \
-                  the figure is their range",
-        read: read_movegen,
-    },
 ];
 
 /// What went wrong running, writing or checking the figures.
@@ -541,7 +530,7 @@ fn read_strength(output: &str) -> Result<String, String> {
     let before: Vec<&str> = row[..start].split_whitespace().collect();
     let after: Vec<&str> = row[close + 1..].split_whitespace().collect();
     let margin = after.last().ok_or("row 1 has no margin")?;
-    if !columns.last().is_some_and(|c| *c == "margin") {
+    if columns.last() != Some(&"margin") {
         return Err("the report's last column is not 'margin'".into());
     }
     // The counts are the four numbers before the rate: wins, draws, losses, faults.
@@ -596,21 +585,6 @@ fn read_perft(output: &str) -> Result<String, String> {
         .find_map(|w| w.trim_start_matches('=').parse::<u64>().ok().filter(|n| *n > 1))
         .ok_or("no leaf count in the response")?;
     Ok(format!("{number} leaves"))
-}
-
-/// `tools/compare-movegen.sh`'s report: the range of its ratios base/new.
-fn read_movegen(output: &str) -> Result<String, String> {
-    let ratios: Vec<f64> = output
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .filter_map(|l| l.split_whitespace().last()?.parse::<f64>().ok())
-        .collect();
-    let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
-    let hi = ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    if ratios.is_empty() {
-        return Err("no benchmark with a ratio in the report".into());
-    }
-    Ok(format!("{} benchmarks, {lo:.2} to {hi:.2} times as fast as a94242f", ratios.len()))
 }
 
 #[cfg(test)]
