@@ -14,8 +14,8 @@ const UNUSED_CELLS: f64 = 0.37;
 /// The fewest own turns a clock is shared over in the dice and kids' games while they run. Their
 /// end comes with the board, which the turns left by the empty cells see late: two-player dice
 /// games from 42 to 46 empty cells ran 4 to 5 more turns where the estimate counted one
-/// (tools/STRENGTH.md, "Dice: the end of the game"), and a clock shared over one turn leaves the
-/// last turns next to nothing.
+/// (docs/archive/strength-history.md, "Dice: the end of the game"), and a clock shared over one
+/// turn leaves the last turns next to nothing.
 pub const BOARD_END_OWN_TURNS: u32 = 2;
 
 impl Position {

@@ -50,7 +50,7 @@ const CLASSIC: Weights = Weights {
 /// Classic, three players: fitted by `zatre-fit --players 3 --games 300 --holdout 100 --seed 1
 /// --nodes 20000` to the games of the engine with the two-player weights. Sets fitted to games of
 /// the engine against two greedy players (`--opponents greedy`) played no better measurably
-/// (tools/STRENGTH.md, "Weights fitted to games against greedy").
+/// (docs/archive/strength-history.md, "Weights fitted to games against greedy").
 const CLASSIC_3: Weights = Weights {
     rates: [0.260, 0.364, 0.683, 0.273],
     mean_entry: [1.06, 2.15, 4.9],
@@ -61,7 +61,8 @@ const CLASSIC_3: Weights = Weights {
 /// Classic, four players or more: fitted by `zatre-fit --players 4 --games 300 --holdout 100
 /// --seed 1 --nodes 20000` to the games of the engine with the two-player weights. Sets fitted to
 /// games of the engine against three greedy players (to its own sheets, every sheet or the
-/// opponents') played worse (tools/STRENGTH.md, "Weights fitted to games against greedy").
+/// opponents') played worse (docs/archive/strength-history.md, "Weights fitted to games against
+/// greedy").
 const CLASSIC_4: Weights = Weights {
     rates: [0.284, 0.332, 0.655, 0.309],
     mean_entry: [1.06, 2.15, 4.9],
@@ -75,8 +76,8 @@ const CLASSIC_4: Weights = Weights {
 /// 0.498, 0.632, 0.291, mark factor 1.995, no slopes; themselves fitted to self-play). Fitted to
 /// the engine's own sheets because those are the sheets whose value the search compares; it
 /// played stronger against `greedy` than the set before, while sets fitted to every sheet of those
-/// games, or to self-play again, played worse or no better (tools/STRENGTH.md, "Dice: weights
-/// fitted to the engine's own sheets").
+/// games, or to self-play again, played worse or no better (docs/archive/strength-history.md,
+/// "Dice: weights fitted to the engine's own sheets").
 const DICE: Weights = Weights {
     rates: [0.208, 0.508, 0.684, 0.786],
     mean_entry: [1.06, 2.15, 4.9],

@@ -231,7 +231,8 @@ fn exact_step(pos: &Position, cands: &mut [Candidate], rolls: &[Vec<u8>], budget
 
 /// The margin's spread over the rest of the game with `writable` cells still taking a value: its
 /// standard deviation in the kids' search's games against `greedy` was about 3 points with one
-/// such cell, 6.5 with 8, 8.4 with 27, 11.7 with 64 and 13.9 with 100 (tools/STRENGTH.md).
+/// such cell, 6.5 with 8, 8.4 with 27, 11.7 with 64 and 13.9 with 100 (measured when the step was
+/// built: docs/archive/strength-history.md, "Kids: playing to win").
 fn rest_spread(writable: usize) -> f64 {
     3.0 * (writable as f64).cbrt()
 }

@@ -13,9 +13,9 @@
 //! Against `greedy` the greedy model is exact, so play against it is what it would be with every
 //! opponent modelled as greedy, move for move; against a stronger player the model makes the
 //! simulated turns closer to what that player does (what it is worth in matches:
-//! tools/STRENGTH.md, "Opponents as they play"). Each move of the game is looked at once, at the
-//! first `go` after it ([`Watch`] keeps what it saw from one `go` to the next), so that watching
-//! stays cheap next to the search. The two-player kids' game, whose search does not use the
+//! docs/archive/strength-history.md, "Opponents as they play"). Each move of the game is looked
+//! at once, at the first `go` after it ([`Watch`] keeps what it saw from one `go` to the next), so
+//! that watching stays cheap next to the search. The two-player kids' game, whose search does not use the
 //! models, is not watched.
 
 use std::sync::atomic::AtomicBool;
