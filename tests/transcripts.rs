@@ -288,7 +288,7 @@ fn doc_examples_come_from(doc: &str, spec: &str, known: &[Step], least: usize) {
 /// The transcripts cover every command word and every error code but `internal` (a bug).
 #[test]
 fn transcripts_cover_every_command_and_error_code() {
-    use zatre::protocol::{Command, ErrorCode};
+    use zatre::protocol::ErrorCode;
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/transcripts");
     let mut steps = Vec::new();
     for entry in fs::read_dir(dir).expect("transcripts") {
@@ -297,7 +297,7 @@ fn transcripts_cover_every_command_and_error_code() {
             steps.extend(parse_transcript(&fs::read_to_string(&path).expect("readable")));
         }
     }
-    for word in Command::WORDS {
+    for word in zatre::protocol::registry::words() {
         let sent = steps.iter().any(|s| {
             let mut tokens = s.input.split_whitespace();
             let first = tokens.next();

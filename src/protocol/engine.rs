@@ -18,6 +18,7 @@ use crate::search::{Clock, Limits, Model, Watch};
 use super::command::{Command, GoArgs, Id, NewGameArgs, PositionArgs, RawMove, RawPlacement, Token};
 use super::job::Job;
 use super::options::EngineOptions;
+use super::registry;
 use super::response::{ErrorCode, Failure, Payload, Response};
 use super::show::picture;
 
@@ -170,37 +171,6 @@ fn hand_payload(position: &Position) -> String {
     }
 }
 
-/// The help text: one line per command with its syntax and purpose.
-const HELP: &[&str] = &[
-    "protocol_version                       the protocol version: 2",
-    "name                                   the engine's name",
-    "version                                the engine's version",
-    "list_commands                          every command, one a line",
-    "known_command <word>                   true if <word> is a command",
-    "help                                   this text",
-    "isready                                readyok, at once, also while jobs run",
-    "quit                                   exit",
-    "options                                the engine options, UCI style",
-    "setoption name <Name> value <v>        set an engine option",
-    "newgame [variant <v>] [players <n>] [seed <u64>] [<rule>=<value>]...   start a game",
-    "draw [<value> ...]                     draw the given values, or at random; the hand",
-    "place <move>                           play a move (5@h8,3@h9 or pass); its points and crosses",
-    "undo                                   take back the last draw or move (the last 10000)",
-    "legal [count]                          the legal moves for the hand, or their number",
-    "score [<move>]                         the sheets and totals, or what a move would score",
-    "show                                   a picture of the board, the hands and the sheets",
-    "position [<line> | startpos [newgame args] [moves <tokens>]]   print or set the position",
-    "go [movetime <ms>] [nodes <n>] [depth <d>] [infinite] [time <ms>] [inc <ms>] [movestogo <n>] [searchmoves <move>...]   search; info lines, then bestmove",
-    "stop                                   end every running job early (go, perft, legal, next, bench)",
-    "perft <depth>                          count the leaves of the game tree (depth 0 to 1000)",
-    "bench                                  a fixed search: nodes and nodes per second",
-    "geometry                               the board: its size, every cell, the extra cells, the centre",
-    "next [<placements>]                    a move being built: complete yes/no, the placements that may follow",
-    "status                                 phase, turn, seat to move, tiles due; at the end the reason and ranking",
-    "variants                               every variant, its player counts and its rule options",
-    "history                                the game as position arguments that rebuild it",
-];
-
 impl Engine {
     /// An engine with the default game (classic, 2 players, DE rules), its draws seeded from the
     /// operating system.
@@ -303,9 +273,9 @@ impl Engine {
             Command::ProtocolVersion => text(PROTOCOL_VERSION.to_string()),
             Command::Name => text(env!("CARGO_PKG_NAME").to_owned()),
             Command::Version => text(env!("CARGO_PKG_VERSION").to_owned()),
-            Command::ListCommands => text(Command::WORDS.join("\n")),
-            Command::KnownCommand(word) => text(Command::WORDS.contains(&word.as_str()).to_string()),
-            Command::Help => text(HELP.join("\n")),
+            Command::ListCommands => text(registry::words().collect::<Vec<_>>().join("\n")),
+            Command::KnownCommand(word) => text(registry::find(&word).is_some().to_string()),
+            Command::Help => text(registry::help_text()),
             Command::IsReady => text("readyok".to_owned()),
             // The session answers these before they reach the engine; alone, the engine has no job
             // to stop.
@@ -544,7 +514,7 @@ mod tests {
     /// The limits `help` states are the ones the engine keeps.
     #[test]
     fn help_states_the_limits_in_force() {
-        let help = HELP.join("\n");
+        let help = registry::help_text();
         assert!(help.contains(&format!("(the last {MAX_UNDO})")), "{help}");
         let perft = format!("(depth 0 to {})", crate::protocol::MAX_PERFT_DEPTH);
         assert!(help.contains(&perft), "{help}");

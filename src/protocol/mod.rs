@@ -7,6 +7,7 @@ mod input;
 mod job;
 mod options;
 mod parse;
+pub mod registry;
 mod response;
 mod session;
 mod show;
