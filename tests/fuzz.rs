@@ -11,7 +11,7 @@ mod common;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
-use zatre::protocol::{parse_line, Command, Engine, ErrorCode, Line, MAX_LINE_BYTES};
+use zatre::protocol::{parse_line, Engine, ErrorCode, Line, MAX_LINE_BYTES};
 
 /// Sequences per property.
 const CASES: u32 = 160;

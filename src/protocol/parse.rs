@@ -17,8 +17,8 @@ use thiserror::Error;
 
 use crate::rules::parse_number;
 
-use super::registry;
 use super::command::{Command, GoArgs, Id, NewGameArgs, PositionArgs, RawMove, RawPlacement, Token};
+use super::registry;
 use super::response::{ErrorCode, Failure};
 
 /// The longest line accepted, in bytes, without its `\n` and a trailing `\r`.
