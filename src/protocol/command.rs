@@ -244,6 +244,8 @@ pub enum PositionArgs {
 pub enum Command {
     /// `protocol_version`
     ProtocolVersion,
+    /// `protocol <version>`: speak that version of the protocol from now on.
+    Protocol(u32),
     /// `name`
     Name,
     /// `version`
@@ -319,6 +321,7 @@ impl Command {
     pub fn word(&self) -> &'static str {
         match self {
             Command::ProtocolVersion => "protocol_version",
+            Command::Protocol(_) => "protocol",
             Command::Name => "name",
             Command::Version => "version",
             Command::ListCommands => "list_commands",

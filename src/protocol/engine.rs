@@ -2,7 +2,6 @@
 //! value. It touches no stream and knows nothing of scheduling: a long command comes back as a
 //! [`Job`], which the session ([`super::session`]) runs.
 
-use std::fmt::Display;
 use std::time::Duration;
 
 use log::warn;
@@ -10,20 +9,23 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::rules::{
-    Cell, DrawError, Game, Move, MoveError, MoveScore, NotationError, Phase, Position, Rules, SetupError,
-    Status, Variant, MAX_UNDO,
+    Cell, Game, Move, MoveError, MoveScore, Phase, Position, Rules, SetupError, Status, Variant, MAX_UNDO,
 };
 use crate::search::{Clock, Limits, Model, Watch};
 
 use super::command::{Command, GoArgs, Id, NewGameArgs, PositionArgs, RawMove, RawPlacement, Token};
 use super::job::Job;
 use super::options::EngineOptions;
+use super::reason::Reason;
 use super::registry;
-use super::response::{ErrorCode, Failure, Payload, Response};
+use super::response::{Failure, Payload, Response};
 use super::show::picture;
 
-/// The version of the protocol this engine speaks.
+/// The version of the protocol a client speaks until it sends `protocol 3`.
 pub const PROTOCOL_VERSION: u32 = 2;
+
+/// The versions of the protocol this engine speaks (`protocol <version>`).
+pub const PROTOCOL_VERSIONS: [u32; 2] = [2, 3];
 
 /// Where the game began.
 #[derive(Debug, Clone)]
@@ -64,30 +66,14 @@ pub struct Engine {
     options: EngineOptions,
     /// What the engine has seen of how each seat plays, for `go` ([`crate::search::Model`]).
     watch: Watch,
+    /// The version of the protocol the client speaks (`protocol`, `protocol_version`).
+    protocol: u32,
 }
 
 impl Default for Engine {
     fn default() -> Engine {
         Engine::new()
     }
-}
-
-/// A failure with `code` and the message of `e`.
-fn fail(code: ErrorCode, e: impl Display) -> Failure {
-    Failure::new(code, e.to_string())
-}
-
-fn draw_failure(e: DrawError) -> Failure {
-    let code = match e {
-        DrawError::GameOver => ErrorCode::GameOver,
-        DrawError::Value { .. } => ErrorCode::InvalidArgument,
-        _ => ErrorCode::IllegalDraw,
-    };
-    fail(code, e)
-}
-
-fn notation_failure(e: NotationError) -> Failure {
-    fail(ErrorCode::InvalidArgument, e)
 }
 
 /// A generator seeded from the operating system, for games started without `seed`.
@@ -97,12 +83,12 @@ fn entropy_rng() -> ChaCha8Rng {
 
 /// The rules that `newgame` arguments ask for.
 fn rules_of(args: &NewGameArgs) -> Result<Rules, Failure> {
-    args.rules().map_err(|e| fail(ErrorCode::InvalidArgument, e))
+    args.rules().map_err(|e| Failure::of(&e))
 }
 
 /// Reads a move against the board of `position`.
 fn move_of(position: &Position, raw: &RawMove) -> Result<Move, Failure> {
-    raw.resolve(position).map_err(notation_failure)
+    raw.resolve(position).map_err(|e| Failure::of(&e))
 }
 
 /// What a move scores, as `place` and `score <move>` answer.
@@ -121,11 +107,11 @@ fn limits_of(position: &Position, args: GoArgs) -> Result<Limits, Failure> {
         }),
         (None, None, None) => None,
         (None, ..) => {
-            return Err(Failure::new(ErrorCode::InvalidArgument, "inc and movestogo go with time <ms>"));
+            return Err(Failure::new(Reason::ClockArguments, "inc and movestogo go with time <ms>"));
         }
     };
     if args.movestogo == Some(0) {
-        return Err(Failure::new(ErrorCode::InvalidArgument, "movestogo is at least 1"));
+        return Err(Failure::new(Reason::OutOfRange, "movestogo is at least 1"));
     }
     // Read against the board here; whether they are legal, the job checks (in a huge kept hand
     // that takes a while, and the engine's loop must stay prompt).
@@ -194,7 +180,14 @@ impl Engine {
             steps: Vec::new(),
             options: EngineOptions::default(),
             watch: Watch::default(),
+            protocol: PROTOCOL_VERSION,
         }
+    }
+
+    /// The version of the protocol the client speaks: [`PROTOCOL_VERSION`] until a `protocol`
+    /// command sets another. The session writes every line in it.
+    pub fn protocol(&self) -> u32 {
+        self.protocol
     }
 
     /// The engine options.
@@ -207,7 +200,7 @@ impl Engine {
     /// # Errors
     /// An unknown option or a bad value; nothing changes then.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), Failure> {
-        self.options.set(name, value).map_err(|e| fail(ErrorCode::InvalidArgument, e))
+        self.options.set(name, value).map_err(|e| Failure::of(&e))
     }
 
     /// The current position.
@@ -249,11 +242,17 @@ impl Engine {
     /// moves of this game.
     fn go_job(&mut self, id: Option<Id>, args: GoArgs) -> Result<Job, Failure> {
         let position = self.game.position();
+        // Version 3 checks the arguments before the phase, as `place`, `score` and `next` do;
+        // version 2 keeps its order (PROTOCOL.md, "Version 3").
+        let checked = if self.protocol >= 3 { Some(limits_of(position, args.clone())?) } else { None };
         match position.phase() {
-            Phase::Over => Err(Failure::new(ErrorCode::GameOver, "the game is over")),
-            Phase::Draw => Err(fail(ErrorCode::IllegalMove, MoveError::DrawDue)),
+            Phase::Over => Err(Failure::of(&MoveError::GameOver)),
+            Phase::Draw => Err(Failure::of(&MoveError::DrawDue)),
             Phase::Place => {
-                let limits = limits_of(position, args)?;
+                let limits = match checked {
+                    Some(limits) => limits,
+                    None => limits_of(position, args)?,
+                };
                 let limits = Limits { models: self.models(), ..limits };
                 Ok(Job::go(id, self.game.position().clone(), limits, self.options))
             }
@@ -270,7 +269,17 @@ impl Engine {
     fn run(&mut self, command: Command) -> Result<Payload, Failure> {
         let text = |s: String| Ok(Payload::Text(s));
         match command {
-            Command::ProtocolVersion => text(PROTOCOL_VERSION.to_string()),
+            Command::ProtocolVersion => text(self.protocol.to_string()),
+            Command::Protocol(version) => {
+                if !PROTOCOL_VERSIONS.contains(&version) {
+                    return Err(Failure::new(
+                        Reason::UnsupportedVersion,
+                        format!("this engine speaks protocol versions 2 and 3, not {version}"),
+                    ));
+                }
+                self.protocol = version;
+                text(version.to_string())
+            }
             Command::Name => text(env!("CARGO_PKG_NAME").to_owned()),
             Command::Version => text(env!("CARGO_PKG_VERSION").to_owned()),
             Command::ListCommands => text(registry::words().collect::<Vec<_>>().join("\n")),
@@ -300,10 +309,10 @@ impl Engine {
             Command::Undo => {
                 if let Err(e) = self.game.undo() {
                     if self.steps.is_empty() {
-                        return Err(fail(ErrorCode::CannotUndo, e));
+                        return Err(Failure::new(Reason::NothingToUndo, e.to_string()));
                     }
-                    return Err(fail(
-                        ErrorCode::CannotUndo,
+                    return Err(Failure::new(
+                        Reason::UndoTooOld,
                         format!("only the last {MAX_UNDO} draws and moves can be taken back"),
                     ));
                 }
@@ -332,7 +341,7 @@ impl Engine {
             Command::Position(PositionArgs::Print) => text(self.game.position().to_line()),
             Command::Position(PositionArgs::Line(fields)) => {
                 let position = Position::from_fields(fields.iter().map(|(k, v)| (k.as_str(), v.as_str())))
-                    .map_err(|e: SetupError| fail(ErrorCode::InvalidPosition, e))?;
+                    .map_err(|e: SetupError| Failure::of(&e))?;
                 self.start(Game::from_position(position), Origin::Line, Vec::new(), None);
                 text(String::new())
             }
@@ -349,7 +358,7 @@ impl Engine {
             | Command::Perft(_)
             | Command::Legal
             | Command::LegalCount
-            | Command::Next(_) => Err(Failure::new(ErrorCode::Internal, "command dispatched twice")),
+            | Command::Next(_) => Err(Failure::new(Reason::Internal, "command dispatched twice")),
         }
     }
 
@@ -371,11 +380,11 @@ impl Engine {
                 Err(e) => {
                     // A failed command changes nothing, the generator included.
                     self.rng = rng;
-                    return Err(draw_failure(e));
+                    return Err(Failure::of(&e));
                 }
             }
         } else {
-            self.game.draw(values).map_err(draw_failure)?;
+            self.game.draw(values).map_err(|e| Failure::of(&e))?;
             values.to_vec()
         };
         self.push_step(Step { token: Token::Draw(drawn).to_string(), rng: Some(Box::new(rng)) });
@@ -456,8 +465,8 @@ impl Engine {
     fn move_due(&self) -> Result<(), Failure> {
         match self.game.position().phase() {
             Phase::Place => Ok(()),
-            Phase::Draw => Err(fail(ErrorCode::IllegalMove, MoveError::DrawDue)),
-            Phase::Over => Err(fail(ErrorCode::GameOver, MoveError::GameOver)),
+            Phase::Draw => Err(Failure::of(&MoveError::DrawDue)),
+            Phase::Over => Err(Failure::of(&MoveError::GameOver)),
         }
     }
 }
@@ -476,10 +485,7 @@ fn replay(mut game: Game, tokens: &[Token]) -> Result<(Game, Vec<Step>), Failure
         match played {
             Ok(token) => steps.push(Step { token, rng: None }),
             Err(why) => {
-                return Err(Failure::new(
-                    ErrorCode::InvalidPosition,
-                    format!("token {} '{token}': {why}", k + 1),
-                ));
+                return Err(Failure::new(Reason::ReplayFailed, format!("token {} '{token}': {why}", k + 1)));
             }
         }
     }

@@ -18,6 +18,7 @@ use thiserror::Error;
 use crate::rules::parse_number;
 
 use super::command::{Command, GoArgs, Id, NewGameArgs, PositionArgs, RawMove, RawPlacement, Token};
+use super::reason::Reason;
 use super::registry;
 use super::response::{ErrorCode, Failure};
 
@@ -85,17 +86,13 @@ pub enum ParseError {
 impl ParseError {
     /// The protocol error code of this error.
     pub fn code(&self) -> ErrorCode {
-        match self {
-            ParseError::UnknownCommand(_) => ErrorCode::UnknownCommand,
-            ParseError::OutOfRange { .. } => ErrorCode::InvalidArgument,
-            _ => ErrorCode::SyntaxError,
-        }
+        Reason::from(self).code()
     }
 }
 
 impl From<ParseError> for Failure {
     fn from(e: ParseError) -> Failure {
-        Failure::new(e.code(), e.to_string())
+        Failure::of(&e)
     }
 }
 
@@ -523,6 +520,10 @@ pub(super) fn position_command(i: &str) -> PResult<'_, Command> {
 
 pub(super) fn go_command(i: &str) -> PResult<'_, Command> {
     go_args.map(Command::Go).parse(i)
+}
+
+pub(super) fn protocol_args(i: &str) -> PResult<'_, Command> {
+    arg("a version", number::<u32>("version")).map(Command::Protocol).parse(i)
 }
 
 pub(super) fn perft_args(i: &str) -> PResult<'_, Command> {

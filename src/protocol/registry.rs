@@ -77,10 +77,18 @@ pub const COMMANDS: &[CommandDef] = &[
     CommandDef {
         word: "protocol_version",
         synopsis: "protocol_version",
-        help: "the protocol version: 2",
+        help: "the protocol version spoken now: 2, or 3 after protocol 3",
         class: Class::Read,
         relay: Relay::Bare,
         parse: |i| parse::bare(i, Command::ProtocolVersion),
+    },
+    CommandDef {
+        word: "protocol",
+        synopsis: "protocol <version>",
+        help: "speak protocol version 2 or 3 from now on",
+        class: Class::Read,
+        relay: Relay::Never,
+        parse: parse::protocol_args,
     },
     CommandDef {
         word: "name",
@@ -351,6 +359,7 @@ mod tests {
                 "setoption" => "setoption name Threads value 1",
                 "place" => "place pass",
                 "perft" => "perft 1",
+                "protocol" => "protocol 3",
                 word => word,
             };
             let command = parse::parse_command(line).unwrap_or_else(|e| panic!("{line}: {e}"));
