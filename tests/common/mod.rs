@@ -212,3 +212,29 @@ pub fn golden_counts(text: &str) -> Vec<(usize, u32, u64, Position)> {
     }
     records
 }
+
+/// The CPU time that thread `thread` has used so far (its own clock, `pthread_getcpuclockid`),
+/// or `None` once it has ended: what a test that bounds a thread's work counts, since a loaded
+/// machine stretches wall-clock time without bound.
+#[cfg(target_os = "linux")]
+pub fn thread_cpu_time(thread: libc::pthread_t) -> Option<std::time::Duration> {
+    let mut clock: libc::clockid_t = 0;
+    // SAFETY: `thread` is a thread of this process not yet joined; `clock` is a valid out-pointer.
+    if unsafe { libc::pthread_getcpuclockid(thread, &mut clock) } != 0 {
+        return None;
+    }
+    let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `now` is a valid out-pointer; a clock of a thread that has ended is an error.
+    if unsafe { libc::clock_gettime(clock, &mut now) } != 0 {
+        return None;
+    }
+    Some(std::time::Duration::new(now.tv_sec as u64, now.tv_nsec as u32))
+}
+
+/// The CPU time the calling thread has used so far (see [`thread_cpu_time`]) and its handle.
+#[cfg(target_os = "linux")]
+pub fn own_cpu_time() -> (std::time::Duration, libc::pthread_t) {
+    // SAFETY: pthread_self has no preconditions.
+    let me = unsafe { libc::pthread_self() };
+    (thread_cpu_time(me).expect("the running thread's CPU clock"), me)
+}

@@ -6,7 +6,7 @@
 //! by listing the moves (`legal`, `go`). The same positions are the `hand3` ... `hand9`,
 //! `seeded_size` and `seeded_rules` groups of `cargo bench --bench movegen`.
 
-mod common;
+use crate::common;
 
 use std::ops::ControlFlow;
 
@@ -57,7 +57,7 @@ fn check_golden(name: &str, text: &str) -> [usize; 12] {
 
 #[test]
 fn the_rules_core_counts_and_lists_every_golden_middle_hand() {
-    let sizes = check_golden("middle-hands.txt", include_str!("golden/middle-hands.txt"));
+    let sizes = check_golden("middle-hands.txt", include_str!("../golden/middle-hands.txt"));
     let checked: usize = sizes.iter().sum();
     assert!(checked >= 200, "the corpus holds at least 200 positions, found {checked}");
     for tiles in [3, 4, 5, 6, 9] {
@@ -71,7 +71,7 @@ fn the_rules_core_counts_and_lists_every_golden_middle_hand() {
 
 #[test]
 fn the_rules_core_counts_and_lists_every_golden_seeded_hand() {
-    let sizes = check_golden("seeded-hands.txt", include_str!("golden/seeded-hands.txt"));
+    let sizes = check_golden("seeded-hands.txt", include_str!("../golden/seeded-hands.txt"));
     let checked: usize = sizes.iter().sum();
     assert!(checked >= 1_000, "the corpus holds at least 1,000 positions, found {checked}");
     for (tiles, &n) in sizes.iter().enumerate().skip(3) {

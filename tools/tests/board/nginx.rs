@@ -3,15 +3,15 @@
 //! balancing WebSocket connections over two bridges. The page loads and a game is played through
 //! the proxy; a foreign origin, or a rebound name, is refused there too.
 //!
-//! Without nginx the test says so and passes, unless `CI=true`: in CI (.ci/run installs it) a
-//! missing nginx fails it.
+//! Without nginx the test says `SKIPPED` and passes, unless `CI=true` (see `prerequisites`).
 
-mod bridge_process;
-mod engine_path;
+use crate::bridge_process;
+use crate::engine_path;
+use crate::prerequisites::{self, Prerequisite};
 
 use std::fs;
 use std::net::{TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -19,11 +19,6 @@ use std::time::{Duration, Instant};
 use bridge_process::{connect, http_get, raw_upgrade, Bridge};
 use engine_path::engine;
 use zatre_tools::web::client::PageClient;
-
-/// nginx from Debian's package, if installed.
-fn nginx() -> Option<PathBuf> {
-    ["/usr/sbin/nginx", "/usr/bin/nginx"].iter().map(PathBuf::from).find(|p| p.is_file())
-}
 
 /// A free loopback port (free when this returns; nginx binds it right after).
 fn free_port() -> u16 {
@@ -127,19 +122,14 @@ fn ok(client: &mut PageClient, command: &str) -> String {
 
 #[test]
 fn games_are_played_through_nginx_balancing_two_bridges() {
-    let Some(binary) = nginx() else {
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("nginx is not installed, and CI=true: .ci/run installs it (apt-get install nginx)");
-        }
-        eprintln!("SKIPPED: nginx is not installed (apt-get install nginx); the proxy test did not run");
-        return;
-    };
+    let Some(found) = prerequisites::require(&[Prerequisite::Nginx]) else { return };
+    let binary = &found[0];
     let port = free_port();
     let public = format!("http://127.0.0.1:{port}");
     let engine_cmd = engine().display().to_string();
     let args = ["--public-origin", &public, "--trusted-proxy", "127.0.0.1"];
     let bridges = [Bridge::start(&engine_cmd, &args), Bridge::start(&engine_cmd, &args)];
-    let nginx = Nginx::start(&binary, port, &[&bridges[0].addr, &bridges[1].addr]);
+    let nginx = Nginx::start(binary, port, &[&bridges[0].addr, &bridges[1].addr]);
     let proxy = format!("127.0.0.1:{port}");
 
     // The page and its modules come through the proxy.

@@ -20,9 +20,9 @@ use webdriver::{Bridge, Browser, KEY_LEFT, KEY_RIGHT};
 use zatre::rules::{Move, Phase, Position, Rules, Variant};
 use zatre_tools::referee::EngineProcess;
 
-mod engine_path;
+use crate::engine_path;
 #[allow(dead_code)]
-mod webdriver;
+use crate::webdriver;
 
 /// WebDriver's Home and End keys.
 const KEY_HOME: &str = "\u{E011}";
@@ -136,15 +136,15 @@ fn shot(browser: &Browser, name: &str) {
 }
 
 /// The page served by a new bridge, at 1280x720, its new-game dialog closed and review mode
-/// entered (nothing loaded yet).
-fn page_in_review_mode() -> (Bridge, Browser) {
+/// entered (nothing loaded yet); `None` without a browser (the test is skipped, see `prerequisites`).
+fn page_in_review_mode() -> Option<(Bridge, Browser)> {
     page_in_review_mode_with(&[])
 }
 
 /// [`page_in_review_mode`] of a bridge started with `extra` arguments.
-fn page_in_review_mode_with(extra: &[&str]) -> (Bridge, Browser) {
+fn page_in_review_mode_with(extra: &[&str]) -> Option<(Bridge, Browser)> {
+    let browser = Browser::start()?;
     let bridge = Bridge::start_with(&engine().display().to_string(), extra);
-    let browser = Browser::start();
     browser.set_viewport(1280, 720);
     browser.goto(&bridge.url);
     // The page connects, then asks for a new game: close that dialog and enter review mode.
@@ -161,7 +161,7 @@ fn page_in_review_mode_with(extra: &[&str]) -> (Bridge, Browser) {
         "return !document.querySelector('#review-side').hidden",
         Duration::from_secs(10),
     );
-    (bridge, browser)
+    Some((bridge, browser))
 }
 
 /// The step the review shows: `data-turn` of the turn panel (none at the end).
@@ -177,7 +177,7 @@ fn a_recorded_game_is_reviewed_in_the_page() {
     let file = dir.path().join("games.jsonl");
     std::fs::write(&file, format!("{record}\n")).expect("the record is written");
 
-    let (_bridge, browser) = page_in_review_mode();
+    let Some((_bridge, browser)) = page_in_review_mode() else { return };
     // The engine is the review's: New game and Save/Load wait for Close review.
     let off = "return ['#new-game', '#save-load'].map(s => document.querySelector(s).disabled)";
     assert_eq!(browser.js(off), serde_json::json!([true, true]), "in review mode");
@@ -444,7 +444,9 @@ fn a_whole_game() -> (String, usize) {
 fn a_whole_game_opens_in_review_paced_under_the_bridges_limit() {
     let (line, moves) = a_whole_game();
     assert!(moves * 5 > 250, "a game long enough to pass the limit unpaced: {moves} moves");
-    let (_bridge, browser) = page_in_review_mode_with(&["--max-commands-per-second", "210"]);
+    let Some((_bridge, browser)) = page_in_review_mode_with(&["--max-commands-per-second", "210"]) else {
+        return;
+    };
     browser.js(&format!(
         "document.querySelector('#review-input').value = {}; return true",
         serde_json::to_string(&line).expect("JSON")
@@ -474,7 +476,7 @@ fn readme_screenshot_of_a_reviewed_game() {
     let game = PathBuf::from(
         std::env::var_os("ZATRE_REVIEW_GAME").expect("ZATRE_REVIEW_GAME names the game's file"),
     );
-    let (_bridge, browser) = page_in_review_mode();
+    let Some((_bridge, browser)) = page_in_review_mode() else { return };
     browser.choose_file("#review-file", &game);
     browser.wait_until(
         "the game replayed",

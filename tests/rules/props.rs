@@ -2,7 +2,7 @@
 //! ever exceeds the limit, tiles are conserved, undo, a move played and taken back
 //! (`with_move_played`) and the position line restore exactly.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 

@@ -13,7 +13,7 @@ use std::process::{Command, Output, Stdio};
 use engine_path::engine;
 use zatre_tools::referee::{read_records, Record};
 
-mod engine_path;
+use crate::engine_path;
 
 const REFEREE: &str = env!("CARGO_BIN_EXE_zatre-match");
 
@@ -157,6 +157,13 @@ fn faulty_pair(name: &str, on_go: &str, kind: &str) -> Vec<Record> {
         "50",
         "--margin",
         "400",
+        // Under load an engine's start alone may take longer than the margin: the real engine
+        // must not lose before the fake is tried. One game at a time, so that one game's fake
+        // (a flood of `info` lines above all) does not slow the other game's real engine.
+        "--startup-timeout",
+        "20000",
+        "--concurrency",
+        "1",
         "--records",
         records.to_str().expect("utf-8 path"),
     ]);

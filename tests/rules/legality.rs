@@ -1,6 +1,6 @@
 //! Every reason the rules refuse a move or a draw, in every variant where it applies.
 
-mod common;
+use crate::common;
 
 use common::{classic, mv, square};
 use zatre::rules::{DrawError, Game, MoveError, NotATile, NotationError, Position, Rules, Variant};

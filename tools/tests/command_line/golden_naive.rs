@@ -1,6 +1,6 @@
 //! The golden files of `tests/golden/` against the naive reference that made them
 //! (`tools/src/naive/`, which shares no code with the rules core). The rules core's golden tests
-//! (`tests/perft_golden.rs`, `largest_golden.rs`, `middle_hands_golden.rs`) compare it with these
+//! (`tests/rules/perft_golden.rs`, `largest_golden.rs`, `middle_hands_golden.rs`) compare it with these
 //! numbers; this test keeps the numbers honest, so that a hand-edited or stale count cannot pass.
 //!
 //! The whole check takes the naive reference hours (six minutes without the seeded hands, most of
@@ -8,8 +8,8 @@
 //! chosen by what the file says, not by a clock: perft counts up to [`PERFT_MOST`], middle hands
 //! of up to [`MIDDLE_MOST`] moves, seeded hands of as many moves and at most
 //! [`SEEDED_TILES_MOST`] tiles, and the largest sizes the naive search finds without trying every
-//! larger subset. All of it: `cargo test --release -p zatre-tools --test golden_naive --
-//! --ignored`.
+//! larger subset. All of it: `cargo test --release -p zatre-tools --test command_line golden_naive::
+//! -- --ignored`.
 
 use std::path::PathBuf;
 

@@ -1,7 +1,7 @@
 //! Spawns the real `zatre` binary: answers during an infinite go, end of input, huge and
 //! non-UTF-8 lines, quit, a closed stdout, and the command-line flags.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Stdio};

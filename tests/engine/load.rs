@@ -5,11 +5,11 @@
 //! peak RSS (`VmHWM`) after the whole run must stay within a small factor of the one after the
 //! first tenth: no memory grows with the number of commands.
 //!
-//! `cargo test --test load -- --nocapture` prints the rate and the peak RSS; with
+//! `cargo test --test engine load:: -- --nocapture` prints the rate and the peak RSS; with
 //! `LOAD_DUMP=<file>` the input is kept, to time a release build: `/usr/bin/time -v
 //! target/release/zatre < <file> > /dev/null`.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::Stdio;

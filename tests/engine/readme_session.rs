@@ -2,7 +2,7 @@
 //! output below it, in a fenced block) are what the engine answers today: each is run through
 //! the protocol session in-process and its output compared with the README's, byte for byte.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -7,7 +7,7 @@
 //! The budget is fixed (`CASES` sequences of up to `LINES` lines each) and the seed of proptest is
 //! derived from the test's name, so a run is repeatable; set `PROPTEST_CASES` to fuzz longer.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};

@@ -1,8 +1,6 @@
 //! The game's status from the rules core: phase, turn, seat to move, what the next draw takes, and
 //! at the end the reason and the ranking, over whole random games of every variant.
 
-mod common;
-
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use zatre::rules::{Game, Position, Rules, Variant};

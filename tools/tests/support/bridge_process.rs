@@ -132,6 +132,12 @@ pub fn next(socket: &mut Socket) -> Said {
     }
 }
 
+/// Reads on after a close to the end of the connection: the bridge has closed its side (its
+/// connection task has ended) when this returns.
+pub fn read_to_end(socket: &mut Socket) {
+    while socket.read().is_ok() {}
+}
+
 /// Reads on to the close and checks its code and that its reason holds `words`.
 pub fn expect_close(socket: &mut Socket, code: u16, words: &str) {
     match next(socket) {

@@ -9,7 +9,7 @@
 //! `go infinite` waits for `stop`, `quit` or the end of the transcript, as in the real loop, so
 //! commands sent meanwhile see the engine busy.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;

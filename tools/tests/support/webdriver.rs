@@ -4,7 +4,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -22,12 +22,12 @@ pub const KEY_UP: &str = "\u{E013}";
 pub const KEY_RIGHT: &str = "\u{E014}";
 pub const KEY_DOWN: &str = "\u{E015}";
 
-pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
-pub const CHROMIUM: &str = "/usr/bin/chromium";
+use super::prerequisites::{self, Prerequisite};
 
 /// A chromedriver process and one browser session; both end when dropped.
 pub struct Browser {
     driver: Child,
+    chromium: PathBuf,
     port: u16,
     session: String,
     _profile: tempfile::TempDir,
@@ -40,22 +40,18 @@ pub struct Element(String);
 impl Browser {
     /// Starts chromedriver and a headless Chromium with a fresh profile.
     ///
-    /// Panics, with what to install, when either is missing: the test must not pass without them.
-    pub fn start() -> Browser {
+    /// `None` when either is missing, after saying `SKIPPED` and why; under `CI=true` that
+    /// fails instead (see `prerequisites`).
+    pub fn start() -> Option<Browser> {
         Browser::start_in(None)
     }
 
     /// Starts it with a browser language (`de-DE`): `navigator.language` says it.
-    pub fn start_in(lang: Option<&str>) -> Browser {
-        for bin in [CHROMEDRIVER, CHROMIUM] {
-            assert!(
-                Path::new(bin).exists(),
-                "{bin} is missing: install Debian's chromium and chromium-driver \
-                 (apt-get install -y chromium chromium-driver; .ci/run does)"
-            );
-        }
+    pub fn start_in(lang: Option<&str>) -> Option<Browser> {
+        let found = prerequisites::require(&[Prerequisite::Chromedriver, Prerequisite::Chromium])?;
+        let (chromedriver, chromium) = (found[0].clone(), found[1].clone());
         let port = free_port();
-        let driver = Command::new(CHROMEDRIVER)
+        let driver = Command::new(&chromedriver)
             .arg(format!("--port={port}"))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -63,7 +59,7 @@ impl Browser {
             .spawn()
             .expect("chromedriver starts");
         let profile = tempfile::tempdir().expect("a profile directory");
-        let mut browser = Browser { driver, port, session: String::new(), _profile: profile };
+        let mut browser = Browser { driver, chromium, port, session: String::new(), _profile: profile };
         let until = Instant::now() + Duration::from_secs(30);
         loop {
             if let Ok(v) = browser.http("GET", "/status", None) {
@@ -98,7 +94,7 @@ impl Browser {
                 "alwaysMatch": {
                     "browserName": "chrome",
                     "goog:chromeOptions": {
-                        "binary": CHROMIUM,
+                        "binary": browser.chromium,
                         "args": args,
                         "prefs": { "intl": { "accept_languages": lang.unwrap_or("en-US") } }
                     },
@@ -108,12 +104,12 @@ impl Browser {
         });
         let v = browser.http("POST", "/session", Some(caps)).expect("a session");
         browser.session = v["value"]["sessionId"].as_str().expect("a session id").to_string();
-        browser
+        Some(browser)
     }
 
     /// The browser's version, as the session reports it.
     pub fn version(&self) -> String {
-        let out = Command::new(CHROMIUM).arg("--version").output();
+        let out = Command::new(&self.chromium).arg("--version").output();
         out.map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string()).unwrap_or_default()
     }
 
@@ -408,7 +404,7 @@ fn base64_decode(text: &str) -> Vec<u8> {
     out
 }
 
-// ---- Added for the review test (tools/tests/review_browser.rs): a file for an
+// ---- Added for the review test (tools/tests/board/review_browser.rs): a file for an
 // `<input type="file">`, and axe-core run on the page. ----
 
 impl Browser {
@@ -518,25 +514,12 @@ impl Drop for Bridge {
     }
 }
 
-/// axe-core's script: `$ZATRE_AXE`, else `target/axe/axe.min.js` (fetched by `.ci/run` with `npm
-/// pack`). `None` when it is missing outside CI (the caller skips its checks, saying so); in CI
-/// (`CI=true`) a missing script fails.
+/// axe-core's script: `$ZATRE_AXE`, else `target/axe/axe.min.js` (unpacked by `tools/test` from
+/// npm). `None` when it is missing outside CI, after saying `SKIPPED` (the caller skips its
+/// accessibility checks); in CI (`CI=true`) a missing script fails.
 #[allow(dead_code)]
 pub fn axe_script() -> Option<String> {
-    let path = std::env::var_os("ZATRE_AXE").map(std::path::PathBuf::from).unwrap_or_else(|| {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("target").join("axe").join("axe.min.js")
-    });
+    let path = prerequisites::require(&[Prerequisite::Axe])?.remove(0);
     let text = std::fs::read_to_string(&path);
-    assert!(
-        text.is_ok() || std::env::var("CI").map_or(true, |v| v != "true"),
-        "axe-core is missing at {}: .ci/run fetches it with npm pack",
-        path.display()
-    );
-    if text.is_err() {
-        println!(
-            "SKIPPED: axe-core missing at {}: the accessibility checks did not run (CI fails instead)",
-            path.display()
-        );
-    }
-    text.ok()
+    Some(text.unwrap_or_else(|e| panic!("axe-core at {}: {e}", path.display())))
 }

@@ -9,7 +9,7 @@ use zatre::rules::Position;
 
 #[test]
 fn the_rules_core_reproduces_every_golden_largest_size() {
-    let text = include_str!("golden/largest.txt");
+    let text = include_str!("../golden/largest.txt");
     let mut checked = 0;
     let mut slowest = Duration::ZERO;
     let mut failures = Vec::new();

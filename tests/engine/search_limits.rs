@@ -3,7 +3,7 @@
 //! the bag running out, by a dice roll that cannot be written whole, by the kids' board filling up),
 //! a single legal move, `pass` as the only move, one player and teams all come up on the way.
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc;

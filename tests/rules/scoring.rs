@@ -2,7 +2,7 @@
 //! of its section 2.5, checked on real boards where the rule texts give one and at the sheet level
 //! otherwise.
 
-mod common;
+use crate::common;
 
 use common::{classic, mv, square};
 use zatre::rules::{MoveScore, Rules, Sheet, Variant};

@@ -3,7 +3,7 @@
 //! core must reproduce every one. Each line is `<depth> <count> <position line>`; `#` comments
 //! say what the position tests and how its count was made.
 
-mod common;
+use crate::common;
 
 use zatre::rules::perft;
 
@@ -11,7 +11,7 @@ use zatre::rules::perft;
 fn the_rules_core_reproduces_every_golden_perft_count() {
     let mut checked = 0;
     let mut failures = Vec::new();
-    for (number, depth, expected, pos) in common::golden_counts(include_str!("golden/perft.txt")) {
+    for (number, depth, expected, pos) in common::golden_counts(include_str!("../golden/perft.txt")) {
         let got = perft(&pos, depth);
         if got != expected {
             failures.push(format!(

@@ -16,7 +16,7 @@ use zatre::rules::{Move, Phase, Position, Rules, Variant};
 use zatre_tools::analyse::Verdict;
 use zatre_tools::referee::{read_records, EngineProcess};
 
-mod engine_path;
+use crate::engine_path;
 
 const ANALYSE: &str = env!("CARGO_BIN_EXE_zatre-analyse");
 const REFEREE: &str = env!("CARGO_BIN_EXE_zatre-match");
