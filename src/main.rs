@@ -16,9 +16,7 @@ use std::time::{Duration, Instant};
 
 use clap::{CommandFactory, Parser};
 use log::{error, info};
-use zatre::protocol::{
-    read_line, Action, Engine, ErrorCode, Event, Failure, Id, Job, Lane, Response, Session,
-};
+use zatre::protocol::{read_line, Action, Engine, Event, Failure, Id, Job, Lane, Reason, Response, Session};
 use zatre::search::Info;
 
 /// An engine for the number-tile game Zatre. It reads one command a line on stdin and answers on
@@ -289,7 +287,7 @@ fn run_job(job: Job, stop: &AtomicBool, info: &mut dyn FnMut(Info)) -> Response 
 }
 
 fn job_failed(id: Option<Id>) -> Response {
-    Response::failure(id, Failure::new(ErrorCode::Internal, "the job failed"))
+    Response::failure(id, Failure::new(Reason::Internal, "the job failed"))
 }
 
 /// The loop: one event at a time into the session, its actions carried out in order, stdout

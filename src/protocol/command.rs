@@ -10,6 +10,7 @@ use std::fmt;
 
 use thiserror::Error;
 
+use super::registry::{self, Class};
 use crate::rules::{Move, NotationError, OptionError as RuleError, Placement, Position, Rules, Variant};
 
 /// The request id a client may put before a command: 1 to 9 ASCII digits, echoed as written.
@@ -243,6 +244,8 @@ pub enum PositionArgs {
 pub enum Command {
     /// `protocol_version`
     ProtocolVersion,
+    /// `protocol <version>`: speak that version of the protocol from now on.
+    Protocol(u32),
     /// `name`
     Name,
     /// `version`
@@ -305,58 +308,20 @@ pub enum Command {
 }
 
 impl Command {
-    /// Every command word, in the order `list_commands` prints them.
-    pub const WORDS: &'static [&'static str] = &[
-        "protocol_version",
-        "name",
-        "version",
-        "list_commands",
-        "known_command",
-        "help",
-        "isready",
-        "quit",
-        "options",
-        "setoption",
-        "newgame",
-        "draw",
-        "place",
-        "undo",
-        "legal",
-        "score",
-        "show",
-        "position",
-        "go",
-        "stop",
-        "perft",
-        "bench",
-        "geometry",
-        "next",
-        "status",
-        "variants",
-        "history",
-    ];
-
-    /// Whether the command would change the game or start a job, and so is `busy` while a `go`
-    /// runs.
+    /// Whether the command would change the game or start a job that is not only a read, and so
+    /// is `busy` while a `go` runs: its class in the registry, but `position` alone only prints.
     pub fn changes_game(&self) -> bool {
         match self {
-            Command::NewGame(_)
-            | Command::Draw(_)
-            | Command::Place(_)
-            | Command::Undo
-            | Command::SetOption { .. }
-            | Command::Go(_)
-            | Command::Perft(_)
-            | Command::Bench => true,
-            Command::Position(args) => !matches!(args, PositionArgs::Print),
-            _ => false,
+            Command::Position(PositionArgs::Print) => false,
+            command => registry::find(command.word()).is_some_and(|def| def.class == Class::Changes),
         }
     }
 
-    /// The command word this command was sent with.
+    /// The command word this command was sent with: the word of its definition in the registry.
     pub fn word(&self) -> &'static str {
         match self {
             Command::ProtocolVersion => "protocol_version",
+            Command::Protocol(_) => "protocol",
             Command::Name => "name",
             Command::Version => "version",
             Command::ListCommands => "list_commands",
@@ -409,14 +374,6 @@ mod tests {
         ]);
         assert_eq!(m.to_string(), "5@h8,3@h9");
         assert_eq!(RawMove::Pass.to_string(), "pass");
-    }
-
-    #[test]
-    fn every_word_is_listed_once() {
-        let mut words = Command::WORDS.to_vec();
-        words.sort_unstable();
-        words.dedup();
-        assert_eq!(words.len(), Command::WORDS.len());
     }
 
     /// The `position startpos` command of `text`, parsed.

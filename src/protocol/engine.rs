@@ -2,7 +2,6 @@
 //! value. It touches no stream and knows nothing of scheduling: a long command comes back as a
 //! [`Job`], which the session ([`super::session`]) runs.
 
-use std::fmt::Display;
 use std::time::Duration;
 
 use log::warn;
@@ -10,19 +9,23 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::rules::{
-    Cell, DrawError, Game, Move, MoveError, MoveScore, NotationError, Phase, Position, Rules, SetupError,
-    Status, Variant, MAX_UNDO,
+    Cell, Game, Move, MoveError, MoveScore, Phase, Position, Rules, SetupError, Status, Variant, MAX_UNDO,
 };
 use crate::search::{Clock, Limits, Model, Watch};
 
 use super::command::{Command, GoArgs, Id, NewGameArgs, PositionArgs, RawMove, RawPlacement, Token};
 use super::job::Job;
 use super::options::EngineOptions;
-use super::response::{ErrorCode, Failure, Payload, Response};
+use super::reason::Reason;
+use super::registry;
+use super::response::{Failure, Payload, Response};
 use super::show::picture;
 
-/// The version of the protocol this engine speaks.
+/// The version of the protocol a client speaks until it sends `protocol 3`.
 pub const PROTOCOL_VERSION: u32 = 2;
+
+/// The versions of the protocol this engine speaks (`protocol <version>`).
+pub const PROTOCOL_VERSIONS: [u32; 2] = [2, 3];
 
 /// Where the game began.
 #[derive(Debug, Clone)]
@@ -63,30 +66,14 @@ pub struct Engine {
     options: EngineOptions,
     /// What the engine has seen of how each seat plays, for `go` ([`crate::search::Model`]).
     watch: Watch,
+    /// The version of the protocol the client speaks (`protocol`, `protocol_version`).
+    protocol: u32,
 }
 
 impl Default for Engine {
     fn default() -> Engine {
         Engine::new()
     }
-}
-
-/// A failure with `code` and the message of `e`.
-fn fail(code: ErrorCode, e: impl Display) -> Failure {
-    Failure::new(code, e.to_string())
-}
-
-fn draw_failure(e: DrawError) -> Failure {
-    let code = match e {
-        DrawError::GameOver => ErrorCode::GameOver,
-        DrawError::Value { .. } => ErrorCode::InvalidArgument,
-        _ => ErrorCode::IllegalDraw,
-    };
-    fail(code, e)
-}
-
-fn notation_failure(e: NotationError) -> Failure {
-    fail(ErrorCode::InvalidArgument, e)
 }
 
 /// A generator seeded from the operating system, for games started without `seed`.
@@ -96,12 +83,12 @@ fn entropy_rng() -> ChaCha8Rng {
 
 /// The rules that `newgame` arguments ask for.
 fn rules_of(args: &NewGameArgs) -> Result<Rules, Failure> {
-    args.rules().map_err(|e| fail(ErrorCode::InvalidArgument, e))
+    args.rules().map_err(|e| Failure::of(&e))
 }
 
 /// Reads a move against the board of `position`.
 fn move_of(position: &Position, raw: &RawMove) -> Result<Move, Failure> {
-    raw.resolve(position).map_err(notation_failure)
+    raw.resolve(position).map_err(|e| Failure::of(&e))
 }
 
 /// What a move scores, as `place` and `score <move>` answer.
@@ -120,11 +107,11 @@ fn limits_of(position: &Position, args: GoArgs) -> Result<Limits, Failure> {
         }),
         (None, None, None) => None,
         (None, ..) => {
-            return Err(Failure::new(ErrorCode::InvalidArgument, "inc and movestogo go with time <ms>"));
+            return Err(Failure::new(Reason::ClockArguments, "inc and movestogo go with time <ms>"));
         }
     };
     if args.movestogo == Some(0) {
-        return Err(Failure::new(ErrorCode::InvalidArgument, "movestogo is at least 1"));
+        return Err(Failure::new(Reason::OutOfRange, "movestogo is at least 1"));
     }
     // Read against the board here; whether they are legal, the job checks (in a huge kept hand
     // that takes a while, and the engine's loop must stay prompt).
@@ -170,37 +157,6 @@ fn hand_payload(position: &Position) -> String {
     }
 }
 
-/// The help text: one line per command with its syntax and purpose.
-const HELP: &[&str] = &[
-    "protocol_version                       the protocol version: 2",
-    "name                                   the engine's name",
-    "version                                the engine's version",
-    "list_commands                          every command, one a line",
-    "known_command <word>                   true if <word> is a command",
-    "help                                   this text",
-    "isready                                readyok, at once, also while jobs run",
-    "quit                                   exit",
-    "options                                the engine options, UCI style",
-    "setoption name <Name> value <v>        set an engine option",
-    "newgame [variant <v>] [players <n>] [seed <u64>] [<rule>=<value>]...   start a game",
-    "draw [<value> ...]                     draw the given values, or at random; the hand",
-    "place <move>                           play a move (5@h8,3@h9 or pass); its points and crosses",
-    "undo                                   take back the last draw or move (the last 10000)",
-    "legal [count]                          the legal moves for the hand, or their number",
-    "score [<move>]                         the sheets and totals, or what a move would score",
-    "show                                   a picture of the board, the hands and the sheets",
-    "position [<line> | startpos [newgame args] [moves <tokens>]]   print or set the position",
-    "go [movetime <ms>] [nodes <n>] [depth <d>] [infinite] [time <ms>] [inc <ms>] [movestogo <n>] [searchmoves <move>...]   search; info lines, then bestmove",
-    "stop                                   end every running job early (go, perft, legal, next, bench)",
-    "perft <depth>                          count the leaves of the game tree (depth 0 to 1000)",
-    "bench                                  a fixed search: nodes and nodes per second",
-    "geometry                               the board: its size, every cell, the extra cells, the centre",
-    "next [<placements>]                    a move being built: complete yes/no, the placements that may follow",
-    "status                                 phase, turn, seat to move, tiles due; at the end the reason and ranking",
-    "variants                               every variant, its player counts and its rule options",
-    "history                                the game as position arguments that rebuild it",
-];
-
 impl Engine {
     /// An engine with the default game (classic, 2 players, DE rules), its draws seeded from the
     /// operating system.
@@ -224,7 +180,14 @@ impl Engine {
             steps: Vec::new(),
             options: EngineOptions::default(),
             watch: Watch::default(),
+            protocol: PROTOCOL_VERSION,
         }
+    }
+
+    /// The version of the protocol the client speaks: [`PROTOCOL_VERSION`] until a `protocol`
+    /// command sets another. The session writes every line in it.
+    pub fn protocol(&self) -> u32 {
+        self.protocol
     }
 
     /// The engine options.
@@ -237,7 +200,7 @@ impl Engine {
     /// # Errors
     /// An unknown option or a bad value; nothing changes then.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), Failure> {
-        self.options.set(name, value).map_err(|e| fail(ErrorCode::InvalidArgument, e))
+        self.options.set(name, value).map_err(|e| Failure::of(&e))
     }
 
     /// The current position.
@@ -279,11 +242,17 @@ impl Engine {
     /// moves of this game.
     fn go_job(&mut self, id: Option<Id>, args: GoArgs) -> Result<Job, Failure> {
         let position = self.game.position();
+        // Version 3 checks the arguments before the phase, as `place`, `score` and `next` do;
+        // version 2 keeps its order (PROTOCOL.md, "Version 3").
+        let checked = if self.protocol >= 3 { Some(limits_of(position, args.clone())?) } else { None };
         match position.phase() {
-            Phase::Over => Err(Failure::new(ErrorCode::GameOver, "the game is over")),
-            Phase::Draw => Err(fail(ErrorCode::IllegalMove, MoveError::DrawDue)),
+            Phase::Over => Err(Failure::of(&MoveError::GameOver)),
+            Phase::Draw => Err(Failure::of(&MoveError::DrawDue)),
             Phase::Place => {
-                let limits = limits_of(position, args)?;
+                let limits = match checked {
+                    Some(limits) => limits,
+                    None => limits_of(position, args)?,
+                };
                 let limits = Limits { models: self.models(), ..limits };
                 Ok(Job::go(id, self.game.position().clone(), limits, self.options))
             }
@@ -300,12 +269,22 @@ impl Engine {
     fn run(&mut self, command: Command) -> Result<Payload, Failure> {
         let text = |s: String| Ok(Payload::Text(s));
         match command {
-            Command::ProtocolVersion => text(PROTOCOL_VERSION.to_string()),
+            Command::ProtocolVersion => text(self.protocol.to_string()),
+            Command::Protocol(version) => {
+                if !PROTOCOL_VERSIONS.contains(&version) {
+                    return Err(Failure::new(
+                        Reason::UnsupportedVersion,
+                        format!("this engine speaks protocol versions 2 and 3, not {version}"),
+                    ));
+                }
+                self.protocol = version;
+                text(version.to_string())
+            }
             Command::Name => text(env!("CARGO_PKG_NAME").to_owned()),
             Command::Version => text(env!("CARGO_PKG_VERSION").to_owned()),
-            Command::ListCommands => text(Command::WORDS.join("\n")),
-            Command::KnownCommand(word) => text(Command::WORDS.contains(&word.as_str()).to_string()),
-            Command::Help => text(HELP.join("\n")),
+            Command::ListCommands => text(registry::words().collect::<Vec<_>>().join("\n")),
+            Command::KnownCommand(word) => text(registry::find(&word).is_some().to_string()),
+            Command::Help => text(registry::help_text()),
             Command::IsReady => text("readyok".to_owned()),
             // The session answers these before they reach the engine; alone, the engine has no job
             // to stop.
@@ -330,10 +309,10 @@ impl Engine {
             Command::Undo => {
                 if let Err(e) = self.game.undo() {
                     if self.steps.is_empty() {
-                        return Err(fail(ErrorCode::CannotUndo, e));
+                        return Err(Failure::new(Reason::NothingToUndo, e.to_string()));
                     }
-                    return Err(fail(
-                        ErrorCode::CannotUndo,
+                    return Err(Failure::new(
+                        Reason::UndoTooOld,
                         format!("only the last {MAX_UNDO} draws and moves can be taken back"),
                     ));
                 }
@@ -362,7 +341,7 @@ impl Engine {
             Command::Position(PositionArgs::Print) => text(self.game.position().to_line()),
             Command::Position(PositionArgs::Line(fields)) => {
                 let position = Position::from_fields(fields.iter().map(|(k, v)| (k.as_str(), v.as_str())))
-                    .map_err(|e: SetupError| fail(ErrorCode::InvalidPosition, e))?;
+                    .map_err(|e: SetupError| Failure::of(&e))?;
                 self.start(Game::from_position(position), Origin::Line, Vec::new(), None);
                 text(String::new())
             }
@@ -379,7 +358,7 @@ impl Engine {
             | Command::Perft(_)
             | Command::Legal
             | Command::LegalCount
-            | Command::Next(_) => Err(Failure::new(ErrorCode::Internal, "command dispatched twice")),
+            | Command::Next(_) => Err(Failure::new(Reason::Internal, "command dispatched twice")),
         }
     }
 
@@ -401,11 +380,11 @@ impl Engine {
                 Err(e) => {
                     // A failed command changes nothing, the generator included.
                     self.rng = rng;
-                    return Err(draw_failure(e));
+                    return Err(Failure::of(&e));
                 }
             }
         } else {
-            self.game.draw(values).map_err(draw_failure)?;
+            self.game.draw(values).map_err(|e| Failure::of(&e))?;
             values.to_vec()
         };
         self.push_step(Step { token: Token::Draw(drawn).to_string(), rng: Some(Box::new(rng)) });
@@ -486,8 +465,8 @@ impl Engine {
     fn move_due(&self) -> Result<(), Failure> {
         match self.game.position().phase() {
             Phase::Place => Ok(()),
-            Phase::Draw => Err(fail(ErrorCode::IllegalMove, MoveError::DrawDue)),
-            Phase::Over => Err(fail(ErrorCode::GameOver, MoveError::GameOver)),
+            Phase::Draw => Err(Failure::of(&MoveError::DrawDue)),
+            Phase::Over => Err(Failure::of(&MoveError::GameOver)),
         }
     }
 }
@@ -506,10 +485,7 @@ fn replay(mut game: Game, tokens: &[Token]) -> Result<(Game, Vec<Step>), Failure
         match played {
             Ok(token) => steps.push(Step { token, rng: None }),
             Err(why) => {
-                return Err(Failure::new(
-                    ErrorCode::InvalidPosition,
-                    format!("token {} '{token}': {why}", k + 1),
-                ));
+                return Err(Failure::new(Reason::ReplayFailed, format!("token {} '{token}': {why}", k + 1)));
             }
         }
     }
@@ -544,7 +520,7 @@ mod tests {
     /// The limits `help` states are the ones the engine keeps.
     #[test]
     fn help_states_the_limits_in_force() {
-        let help = HELP.join("\n");
+        let help = registry::help_text();
         assert!(help.contains(&format!("(the last {MAX_UNDO})")), "{help}");
         let perft = format!("(depth 0 to {})", crate::protocol::MAX_PERFT_DEPTH);
         assert!(help.contains(&perft), "{help}");

@@ -13,7 +13,8 @@ use crate::search::{self, Info, Limits};
 
 use super::command::Id;
 use super::options::EngineOptions;
-use super::response::{ErrorCode, Failure, Payload, Response};
+use super::reason::Reason;
+use super::response::{Failure, Payload, Response};
 
 /// Where a job runs: at most one job per lane.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -141,9 +142,7 @@ fn go(
     info: &mut dyn FnMut(Info),
 ) -> Result<Payload, Failure> {
     for mv in limits.searchmoves.iter().flatten() {
-        position
-            .check(mv)
-            .map_err(|e| Failure::new(ErrorCode::IllegalMove, format!("searchmoves {mv}: {e}")))?;
+        position.check(mv).map_err(|e| Failure::new(Reason::from(&e), format!("searchmoves {mv}: {e}")))?;
     }
     // The search keeps its own clock (a time limit raises its own stop flag, never this one).
     let mut pace = InfoPace::new(options.search_options().multipv);
@@ -151,7 +150,7 @@ fn go(
         search::run(position, limits, &options.search_options(), stop, &mut |i: &Info| pace.offer(i, info));
     pace.flush(info);
     let Some(outcome) = outcome else {
-        return Err(Failure::new(ErrorCode::Internal, "the search found no move to make"));
+        return Err(Failure::new(Reason::Internal, "the search found no move to make"));
     };
     // `infinite` promises no bestmove before `stop`, even when the search ends sooner.
     if limits.infinite {

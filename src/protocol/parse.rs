@@ -18,6 +18,8 @@ use thiserror::Error;
 use crate::rules::parse_number;
 
 use super::command::{Command, GoArgs, Id, NewGameArgs, PositionArgs, RawMove, RawPlacement, Token};
+use super::reason::Reason;
+use super::registry;
 use super::response::{ErrorCode, Failure};
 
 /// The longest line accepted, in bytes, without its `\n` and a trailing `\r`.
@@ -84,17 +86,13 @@ pub enum ParseError {
 impl ParseError {
     /// The protocol error code of this error.
     pub fn code(&self) -> ErrorCode {
-        match self {
-            ParseError::UnknownCommand(_) => ErrorCode::UnknownCommand,
-            ParseError::OutOfRange { .. } => ErrorCode::InvalidArgument,
-            _ => ErrorCode::SyntaxError,
-        }
+        Reason::from(self).code()
     }
 }
 
 impl From<ParseError> for Failure {
     fn from(e: ParseError) -> Failure {
-        Failure::new(e.code(), e.to_string())
+        Failure::of(&e)
     }
 }
 
@@ -183,13 +181,13 @@ fn quote(token: &str) -> String {
 
 /// What a sub-parser reports; turned into a [`ParseError`] once the command word is known.
 #[derive(Debug, Clone, PartialEq)]
-struct Problem<'a> {
+pub(super) struct Problem<'a> {
     input: &'a str,
     kind: ProblemKind,
 }
 
 #[derive(Debug, Clone, PartialEq)]
-enum ProblemKind {
+pub(super) enum ProblemKind {
     /// A nom combinator failed; `expect` names what was expected.
     Nom,
     Expected(&'static str),
@@ -225,7 +223,7 @@ impl<'a> NomParseError<&'a str> for Problem<'a> {
     }
 }
 
-type PResult<'a, T> = IResult<&'a str, T, Problem<'a>>;
+pub(super) type PResult<'a, T> = IResult<&'a str, T, Problem<'a>>;
 
 /// Runs `p`; a plain nom error becomes "expected `what`" at the start of the input.
 fn expect<'a, O>(
@@ -449,7 +447,7 @@ fn to_end<'a, O>(
     Ok((i, items))
 }
 
-fn setoption_args(i: &str) -> PResult<'_, Command> {
+pub(super) fn setoption_args(i: &str) -> PResult<'_, Command> {
     let (i, _) = arg("name", keyword("name")).parse(i)?;
     let (i, name) = arg("an option name", token).parse(i)?;
     let (i, _) = arg("value", keyword("value")).parse(i)?;
@@ -482,59 +480,68 @@ fn position_args(i: &str) -> PResult<'_, PositionArgs> {
     Ok((rest, PositionArgs::Line(std::iter::once(first).chain(more).collect())))
 }
 
-/// A command word followed by no arguments.
-fn bare<'a>(w: &'static str, c: Command) -> impl Parser<&'a str, Output = Command, Error = Problem<'a>> {
-    preceded(keyword(w), cut(end)).map(move |_| c.clone())
+/// A command that takes no arguments: `command` when the line ends after its word.
+pub(super) fn bare(i: &str, command: Command) -> PResult<'_, Command> {
+    end.map(move |_| command.clone()).parse(i)
 }
 
-/// A command word followed by the argument parser `p`, cut after the word.
-fn with_args<'a, O>(
-    w: &'static str,
-    p: impl Parser<&'a str, Output = O, Error = Problem<'a>>,
-) -> impl Parser<&'a str, Output = O, Error = Problem<'a>> {
-    preceded(keyword(w), cut(terminated(p, end)))
+pub(super) fn known_command_args(i: &str) -> PResult<'_, Command> {
+    arg("a command word", token).map(|w: &str| Command::KnownCommand(w.to_owned())).parse(i)
 }
 
-fn command(i: &str) -> PResult<'_, Command> {
-    let info = alt((
-        bare("protocol_version", Command::ProtocolVersion),
-        bare("name", Command::Name),
-        bare("version", Command::Version),
-        bare("list_commands", Command::ListCommands),
-        with_args("known_command", arg("a command word", token))
-            .map(|w: &str| Command::KnownCommand(w.to_owned())),
-        bare("help", Command::Help),
-        bare("isready", Command::IsReady),
-        bare("quit", Command::Quit),
-        bare("options", Command::Options),
-        with_args("setoption", setoption_args),
-    ));
-    let game = alt((
-        with_args("newgame", newgame_args).map(Command::NewGame),
-        with_args("draw", draw_values).map(Command::Draw),
-        with_args("place", arg("a move", raw_move)).map(Command::Place),
-        bare("undo", Command::Undo),
-        with_args("legal", opt(arg("count", keyword("count")))).map(|c| match c {
+pub(super) fn newgame_command(i: &str) -> PResult<'_, Command> {
+    newgame_args.map(Command::NewGame).parse(i)
+}
+
+pub(super) fn draw_args(i: &str) -> PResult<'_, Command> {
+    draw_values.map(Command::Draw).parse(i)
+}
+
+pub(super) fn place_args(i: &str) -> PResult<'_, Command> {
+    arg("a move", raw_move).map(Command::Place).parse(i)
+}
+
+pub(super) fn legal_args(i: &str) -> PResult<'_, Command> {
+    opt(arg("count", keyword("count")))
+        .map(|c| match c {
             Some(_) => Command::LegalCount,
             None => Command::Legal,
-        }),
-        with_args("score", opt(arg("a move", raw_move))).map(Command::Score),
-        bare("show", Command::Show),
-        with_args("position", position_args).map(Command::Position),
-        with_args("go", go_args).map(Command::Go),
-        bare("stop", Command::Stop),
-        with_args("perft", arg("a depth", perft_depth)).map(Command::Perft),
-        bare("bench", Command::Bench),
-    ));
-    let board = alt((
-        bare("geometry", Command::Geometry),
-        with_args("next", opt(arg("placements joined by ,", placements)))
-            .map(|p| Command::Next(p.unwrap_or_default())),
-        bare("status", Command::Status),
-        bare("variants", Command::Variants),
-        bare("history", Command::History),
-    ));
-    alt((info, game, board)).parse(i)
+        })
+        .parse(i)
+}
+
+pub(super) fn score_args(i: &str) -> PResult<'_, Command> {
+    opt(arg("a move", raw_move)).map(Command::Score).parse(i)
+}
+
+pub(super) fn position_command(i: &str) -> PResult<'_, Command> {
+    position_args.map(Command::Position).parse(i)
+}
+
+pub(super) fn go_command(i: &str) -> PResult<'_, Command> {
+    go_args.map(Command::Go).parse(i)
+}
+
+pub(super) fn protocol_args(i: &str) -> PResult<'_, Command> {
+    arg("a version", number::<u32>("version")).map(Command::Protocol).parse(i)
+}
+
+pub(super) fn perft_args(i: &str) -> PResult<'_, Command> {
+    arg("a depth", perft_depth).map(Command::Perft).parse(i)
+}
+
+pub(super) fn next_args(i: &str) -> PResult<'_, Command> {
+    opt(arg("placements joined by ,", placements)).map(|p| Command::Next(p.unwrap_or_default())).parse(i)
+}
+
+/// The command word, looked up in the registry, then its arguments, cut after the word: a word
+/// that is no command is a nom error (`unknown_command`), bad arguments a failure.
+fn command(i: &str) -> PResult<'_, Command> {
+    let (rest, word) = token(i)?;
+    let Some(def) = registry::find(word) else {
+        return Err(Err::Error(Problem::new(i, ProblemKind::Nom)));
+    };
+    cut(terminated(def.parse, end)).parse(rest)
 }
 
 /// Placements joined by `,`, as one token (`next`).
@@ -830,7 +837,7 @@ mod tests {
 
         #[test]
         fn never_panics_on_near_commands(
-            word in proptest::sample::select(Command::WORDS.to_vec()),
+            word in proptest::sample::select(registry::words().collect::<Vec<_>>()),
             rest in "[ \t0-9a-z@,+=\\-]{0,40}",
         ) {
             let _ = parse_line(format!("{word} {rest}").as_bytes());

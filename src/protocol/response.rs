@@ -7,6 +7,7 @@ use crate::rules::{Extensions, Move, MoveError};
 use crate::search::Info;
 
 use super::command::Id;
+use super::reason::Reason;
 
 /// The error codes of `?<id> <code> <message>` responses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -72,19 +73,30 @@ impl fmt::Display for ErrorCode {
     }
 }
 
-/// A failed command: its code and a one-line message saying why.
+/// A failed command: its code, its reason key and a one-line message saying why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
-    /// The error code.
+    /// The error code (the reason's).
     pub code: ErrorCode,
+    /// The reason key (version 3 prints it after the code).
+    pub reason: Reason,
     /// Why, for a person; one line.
     pub message: String,
 }
 
 impl Failure {
-    /// A failure with `code` and `message`.
-    pub fn new(code: ErrorCode, message: impl Into<String>) -> Failure {
-        Failure { code, message: message.into() }
+    /// A failure for `reason` (with its code) and `message`.
+    pub fn new(reason: Reason, message: impl Into<String>) -> Failure {
+        Failure { code: reason.code(), reason, message: message.into() }
+    }
+
+    /// The failure of an error whose reason key [`Reason`] knows, with the error's message.
+    pub fn of<E>(e: &E) -> Failure
+    where
+        E: fmt::Display,
+        for<'a> Reason: From<&'a E>,
+    {
+        Failure::new(Reason::from(e), e.to_string())
     }
 }
 
@@ -97,11 +109,7 @@ impl fmt::Display for Failure {
 /// A move the rules refuse: `game_over` after the end, `illegal_move` otherwise.
 impl From<MoveError> for Failure {
     fn from(e: MoveError) -> Failure {
-        let code = match e {
-            MoveError::GameOver => ErrorCode::GameOver,
-            _ => ErrorCode::IllegalMove,
-        };
-        Failure::new(code, e.to_string())
+        Failure::of(&e)
     }
 }
 
@@ -185,15 +193,25 @@ impl Response {
     }
 }
 
-/// A progress line of `go`: `info depth <d> multipv <k> score <s> [stderr <e> samples <n>]
-/// [winprob <p>] nodes <n> nps <n> time <ms> pv <moves>`; `stderr`, `samples` and `winprob` only
-/// for a score that playouts sampled. Written with its line break.
-pub struct InfoLine<'a>(pub &'a Info);
+/// A progress line of `go`: `info [id <id>] depth <d> multipv <k> score <s> [stderr <e> samples
+/// <n>] [winprob <p>] nodes <n> nps <n> time <ms> pv <moves>`; `stderr`, `samples` and `winprob`
+/// only for a score that playouts sampled; `id` (version 3) the id of the `go` it reports on, when
+/// it had one. Written with its line break.
+pub struct InfoLine<'a> {
+    /// What the search reports.
+    pub info: &'a Info,
+    /// The id the line names (version 3 only; `None` in version 2).
+    pub id: Option<&'a Id>,
+}
 
 impl fmt::Display for InfoLine<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let i = self.0;
-        write!(f, "info depth {} multipv {} score {:.2}", i.depth, i.multipv, i.score)?;
+        let i = self.info;
+        f.write_str("info")?;
+        if let Some(id) = self.id {
+            write!(f, " id {}", id.as_str())?;
+        }
+        write!(f, " depth {} multipv {} score {:.2}", i.depth, i.multipv, i.score)?;
         if i.samples > 0 {
             write!(f, " stderr {:.2} samples {}", i.std_error, i.samples)?;
         }
@@ -221,11 +239,32 @@ fn write_lines(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
     Ok(())
 }
 
+impl Response {
+    /// The wire form in protocol version `version`: version 3 writes a failure's reason key after
+    /// its code; a success is the same in both.
+    pub fn wire(&self, version: u32) -> String {
+        Wire { response: self, v3: version >= 3 }.to_string()
+    }
+}
+
+/// A response as one version of the protocol writes it.
+struct Wire<'a> {
+    response: &'a Response,
+    v3: bool,
+}
+
 impl fmt::Display for Response {
-    /// The wire form, ending with the empty line: `"=1 zatre\n\n"`.
+    /// The wire form of version 2, ending with the empty line: `"=1 zatre\n\n"`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let id = self.id.as_ref().map(Id::as_str).unwrap_or("");
-        match &self.result {
+        Wire { response: self, v3: false }.fmt(f)
+    }
+}
+
+impl fmt::Display for Wire<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let response = self.response;
+        let id = response.id.as_ref().map(Id::as_str).unwrap_or("");
+        match &response.result {
             Ok(payload) => {
                 write!(f, "={id}")?;
                 let text = payload.to_string();
@@ -236,7 +275,11 @@ impl fmt::Display for Response {
             Err(failure) => {
                 let message: String =
                     failure.message.chars().map(|c| if breaks_lines(c) { ' ' } else { c }).collect();
-                write!(f, "?{id} {} {}", failure.code, message.trim())?;
+                if self.v3 {
+                    write!(f, "?{id} {} {} {}", failure.code, failure.reason, message.trim())?;
+                } else {
+                    write!(f, "?{id} {} {}", failure.code, message.trim())?;
+                }
             }
         }
         f.write_str("\n\n")
@@ -270,11 +313,11 @@ mod tests {
 
     #[test]
     fn failure_is_one_line() {
-        let r = Response::failure(Id::new("4"), Failure::new(ErrorCode::IllegalMove, "no\ntile"));
+        let r = Response::failure(Id::new("4"), Failure::new(Reason::RunOverLimit, "no\ntile"));
         assert_eq!(r.to_string(), "?4 illegal_move no tile\n\n");
         // Line and paragraph separators split lines in JavaScript and Python readers; U+0085 too.
         for c in ['\u{2028}', '\u{2029}', '\u{85}', '\r', '\u{b}', '\u{c}'] {
-            let r = Response::failure(None, Failure::new(ErrorCode::UnknownCommand, format!("a{c}b")));
+            let r = Response::failure(None, Failure::new(Reason::UnknownCommand, format!("a{c}b")));
             assert_eq!(r.to_string(), "? unknown_command a b\n\n", "{:?}", c);
         }
     }

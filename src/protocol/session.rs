@@ -27,7 +27,8 @@ use super::engine::{Effect, Engine};
 use super::input::RawLine;
 use super::job::{Job, Lane};
 use super::parse::{parse_line, Line, ParseError};
-use super::response::{ErrorCode, Failure, InfoLine, Response};
+use super::reason::Reason;
+use super::response::{Failure, InfoLine, Response};
 
 /// What the session is told.
 #[derive(Debug)]
@@ -60,6 +61,8 @@ pub enum Action {
 struct Running {
     stop: Arc<AtomicBool>,
     infinite: bool,
+    /// The id of the command that started the job, which version 3 writes in its `info` lines.
+    id: Option<Id>,
 }
 
 impl Running {
@@ -141,13 +144,20 @@ impl Session {
                 }
                 self.exit_when_idle(&mut actions);
             }
-            Event::Info(_, info) => actions.push(Action::Write(InfoLine(&info).to_string())),
+            Event::Info(lane, info) => {
+                let running = match lane {
+                    Lane::Search => self.search.as_ref(),
+                    Lane::Work => self.work.as_ref(),
+                };
+                let id = running.and_then(|r| r.id.as_ref()).filter(|_| self.engine.protocol() >= 3);
+                actions.push(Action::Write(InfoLine { info: &info, id }.to_string()));
+            }
             Event::Done(lane, response) => {
                 match lane {
                     Lane::Search => self.search = None,
                     Lane::Work => self.work = None,
                 }
-                actions.push(Action::Write(response.to_string()));
+                actions.push(Action::Write(self.wire(&response)));
                 self.replay_held(&mut actions);
                 self.quit_when_idle(&mut actions);
                 self.exit_when_idle(&mut actions);
@@ -159,6 +169,11 @@ impl Session {
             }
         }
         actions
+    }
+
+    /// A response in the version of the protocol the client speaks now.
+    fn wire(&self, response: &Response) -> String {
+        response.wire(self.engine.protocol())
     }
 
     /// Raises the stop flag of every running job.
@@ -203,7 +218,7 @@ impl Session {
     fn quit_now(&mut self, actions: &mut Vec<Action>) {
         let state = std::mem::replace(&mut self.state, State::Ended);
         if let State::Quitting(response) = state {
-            actions.push(Action::Write(response.to_string()));
+            actions.push(Action::Write(self.wire(&response)));
         }
         self.held.clear();
         actions.push(Action::Exit);
@@ -226,7 +241,7 @@ impl Session {
                     self.held.push_back(line);
                 } else {
                     warn!("{e}");
-                    actions.push(Action::Write(Response::failure(id, e.into()).to_string()));
+                    actions.push(Action::Write(self.wire(&Response::failure(id, e.into()))));
                 }
                 return;
             }
@@ -234,23 +249,23 @@ impl Session {
         match command {
             Command::Stop => {
                 self.stop_all();
-                actions.push(Action::Write(Response::success(id, "").to_string()));
+                actions.push(Action::Write(self.wire(&Response::success(id, ""))));
             }
             Command::Quit => {
                 self.stop_all();
                 self.state = State::Quitting(Response::success(id, ""));
                 self.quit_when_idle(actions);
             }
-            Command::IsReady => actions.push(Action::Write(Response::success(id, "readyok").to_string())),
+            Command::IsReady => actions.push(Action::Write(self.wire(&Response::success(id, "readyok")))),
             // A line behind a work-lane job waits for its turn, a `busy` answer too.
             _ if self.holds_lines() => self.held.push_back(line),
             command if self.search.is_some() && command.changes_game() => {
                 let failure = Failure::new(
-                    ErrorCode::Busy,
+                    Reason::Busy,
                     format!("{} is not allowed while a search runs: stop it first", command.word()),
                 );
                 warn!("{}", failure.message);
-                actions.push(Action::Write(Response::failure(id, failure).to_string()));
+                actions.push(Action::Write(self.wire(&Response::failure(id, failure))));
             }
             command => self.execute(id, command, actions),
         }
@@ -259,7 +274,7 @@ impl Session {
     /// Executes a command on the engine: writes its response or starts its job.
     fn execute(&mut self, id: Option<Id>, command: Command, actions: &mut Vec<Action>) {
         match self.engine.execute(id, command) {
-            Effect::Reply(response) => actions.push(Action::Write(response.to_string())),
+            Effect::Reply(response) => actions.push(Action::Write(self.wire(&response))),
             Effect::Start(job) => {
                 let lane = job.lane();
                 // A job started after `quit` (a line that waited before it) starts stopped; one
@@ -270,7 +285,8 @@ impl Session {
                     State::Quitting(_) | State::Ended => true,
                 };
                 let stop = Arc::new(AtomicBool::new(stopped));
-                let running = Running { stop: Arc::clone(&stop), infinite: job.is_infinite() };
+                let running =
+                    Running { stop: Arc::clone(&stop), infinite: job.is_infinite(), id: job.id().cloned() };
                 match lane {
                     Lane::Search => self.search = Some(running),
                     Lane::Work => self.work = Some(running),

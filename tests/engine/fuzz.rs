@@ -11,7 +11,7 @@ use crate::common;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
-use zatre::protocol::{parse_line, Command, Engine, ErrorCode, Line, MAX_LINE_BYTES};
+use zatre::protocol::{parse_line, Engine, ErrorCode, Line, MAX_LINE_BYTES};
 
 /// Sequences per property.
 const CASES: u32 = 160;
@@ -128,7 +128,7 @@ fn argument() -> impl Strategy<Value = String> {
 /// A command word (mostly a real one, sometimes a near miss) with 0 to 4 arguments.
 fn near_command() -> impl Strategy<Value = String> {
     // Every real command word, and near misses of them.
-    let mut words: Vec<&'static str> = Command::WORDS.to_vec();
+    let mut words: Vec<&'static str> = zatre::protocol::registry::words().collect();
     words.extend([
         "Name",
         "draws",

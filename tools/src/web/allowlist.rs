@@ -8,13 +8,16 @@
 //! position builds its whole list, `perft`, `bench`, `go infinite`, `go depth 20` or a trillion
 //! nodes, `setoption name Threads value 64`); a script with the page's origin could send them.
 //!
-//! The check reads the shape of a line (its id, its command word, the limits of `go`), never the
-//! game: the engine still checks every argument it is given. Tokens are split on spaces and tabs
+//! Which commands are relayed, and in which form, is each command's [`Relay`] in the protocol's
+//! registry (`zatre::protocol::registry`); this file holds only the operator's caps on `go` and
+//! `setoption`, and links nothing of the rules or the search. The check reads the shape of a line
+//! (its id, its command word, the limits of `go`), never the game: the engine still checks every
+//! argument it is given. Tokens are split on spaces and tabs
 //! only, as the engine splits them, so that the bridge and the engine read the same words.
 
 use std::fmt;
 
-use zatre::search::Strategy;
+use zatre::protocol::registry::{self, Relay};
 
 /// The caps on what a page may ask of its engine (`zatre-web`'s flags).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,22 +116,21 @@ pub fn check(line: &str, limits: &CommandLimits) -> Result<String, Refusal> {
             Err(refuse("invalid_argument", format!("zatre-web relays {command} without arguments only")))
         }
     };
-    match command {
-        "protocol_version" | "isready" | "variants" | "geometry" | "status" | "history" | "undo" | "stop"
-        | "draw" => none(args.is_empty())?,
-        // The engine checks these arguments; none of them starts a job beyond what `next` is.
-        "newgame" | "position" | "score" | "next" => {}
-        "place" => {
+    let relay = registry::find(command).map_or(Relay::Never, |def| def.relay);
+    match relay {
+        Relay::Bare => none(args.is_empty())?,
+        Relay::Args => {}
+        Relay::OneMove => {
             if args.len() != 1 || !is_move(args[0]) {
-                return Err(refuse("invalid_argument", "zatre-web relays place <move> only".into()));
+                return Err(refuse("invalid_argument", format!("zatre-web relays {command} <move> only")));
             }
         }
-        "setoption" => setoption(&args, limits).map_err(|m| refuse("invalid_argument", m))?,
-        "go" => go(&args, limits).map_err(|m| refuse("invalid_argument", m))?,
-        other => {
+        Relay::SetOption => setoption(&args, limits).map_err(|m| refuse("invalid_argument", m))?,
+        Relay::Go => go(&args, limits).map_err(|m| refuse("invalid_argument", m))?,
+        Relay::Never => {
             return Err(refuse(
                 "unknown_command",
-                format!("zatre-web does not relay '{}' to the engine", echo(other)),
+                format!("zatre-web does not relay '{}' to the engine", echo(command)),
             ))
         }
     }
@@ -146,7 +148,11 @@ fn setoption(args: &[&str], limits: &CommandLimits) -> Result<(), String> {
             _ => Err(format!("MultiPV takes 1 to {max} here (zatre-web --max-multipv)")),
         },
         ["name", name, "value", value] if name.eq_ignore_ascii_case("strategy") => {
-            Strategy::parse(value).map(|_| ()).ok_or_else(|| "Strategy takes search, greedy or random".into())
+            if registry::is_strategy(value) {
+                Ok(())
+            } else {
+                Err("Strategy takes search, greedy or random".into())
+            }
         }
         _ => Err("zatre-web relays setoption name MultiPV value <n> and name Strategy value <s> only".into()),
     }
@@ -182,7 +188,7 @@ fn go(args: &[&str], limits: &CommandLimits) -> Result<(), String> {
 
 /// A number as the protocol writes it (digits only), if it fits.
 fn number(text: &str) -> Option<u64> {
-    zatre::rules::parse_number(text)
+    registry::number(text)
 }
 
 /// Whether `token` is written like a move: `pass`, or placements `<value>@<cell>` joined by
