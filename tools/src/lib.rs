@@ -5,6 +5,7 @@ pub mod ceiling;
 pub mod figures;
 pub mod fit;
 pub mod jobs;
+pub mod learn;
 pub mod naive;
 pub mod process_group;
 pub mod progress;

@@ -11,14 +11,12 @@
 //! weight of the evaluation foresees that, and squared errors of 250 points would make a handful
 //! of such games outweigh all the others.
 
-use std::sync::atomic::AtomicBool;
-
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use zatre::rules::{Position, Rules, Variant};
-use zatre::search::{equities_with, run, Limits, SearchOptions, Strategy, Weights};
+use zatre::search::{equities_with, Limits, Strategy, Weights};
 
 use crate::jobs::map_indexed;
+use crate::learn::data::totals;
+use crate::learn::play::{play_game, Movers};
 
 /// A position after a move and what each sheet was worth when its game ended.
 #[derive(Clone, Debug)]
@@ -91,31 +89,17 @@ pub struct Plan {
 /// with the final scores; none when the game cannot be played to its end (a draw refused, no
 /// move, an illegal move: a bug the fit must not learn from).
 fn play(plan: &Plan, game: usize, seed: u64) -> Vec<Sample> {
-    let mut draws = ChaCha8Rng::seed_from_u64(seed);
-    let mut pos = Position::new(plan.rules.clone());
-    let stop = AtomicBool::new(false);
-    let mut positions = Vec::new();
     let studied = game % usize::from(plan.rules.players.max(1));
-    while !pos.is_over() {
-        if pos.draw_random(&mut draws).is_err() {
-            return Vec::new();
-        }
-        let strategy = match plan.opponents {
-            Some(other) if pos.to_move() != studied => other,
-            _ => plan.strategy,
-        };
-        let options = SearchOptions { strategy, threads: 1, multipv: 1, seed: seed ^ u64::from(pos.turn()) };
-        let Some(outcome) = run(&pos, &plan.limits, &options, &stop, &mut |_| {}) else { return Vec::new() };
-        if pos.play(&outcome.best).is_err() {
-            return Vec::new();
-        }
-        if !pos.is_over() {
-            positions.push(pos.clone());
-        }
-    }
-    let finals: Vec<f64> = pos.standings().iter().map(|s| s.total as f64).collect();
+    let strategy_of_seat = |seat: usize| match plan.opponents {
+        Some(other) if seat != studied => other,
+        _ => plan.strategy,
+    };
+    let movers = Movers { strategy_of_seat: &strategy_of_seat, limits: &plan.limits, explore: 0.0, top: 1 };
+    let Ok(mut played) = play_game(&plan.rules, seed, &movers) else { return Vec::new() };
+    let Some(end) = played.positions.pop() else { return Vec::new() };
+    let finals: Vec<f64> = totals(&end).into_iter().map(|t| t as f64).collect();
     let own = plan.opponents.map(|_| plan.rules.sheet_of_seat(studied));
-    positions.into_iter().map(|position| Sample { position, finals: finals.clone(), own }).collect()
+    played.positions.into_iter().map(|position| Sample { position, finals: finals.clone(), own }).collect()
 }
 
 /// Plays the plan's games, `jobs` at a time, calling `on_game` after each; the samples come in

@@ -1,0 +1,7 @@
+//! The learned evaluation's pipeline (issue 46), the work behind `zatre-learn`: self-play data
+//! ([`play`]: seeded games, any mix of `search`, `greedy` and exploration; [`data`]: the file they
+//! are written to and read back from, replayable through the rules core) and the diagnostic of
+//! what the board tells about the points still to come ([`features`], [`diagnose`]).
+
+pub mod data;
+pub mod play;
