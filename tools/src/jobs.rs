@@ -105,10 +105,15 @@ mod tests {
         assert!(!finished);
         assert_eq!(seen, (5..=12).collect::<Vec<_>>());
         let mut all = Vec::new();
-        assert!(in_order(3..9, 2, |i| i, |_, r| {
-            all.push(r);
-            true
-        }));
+        assert!(in_order(
+            3..9,
+            2,
+            |i| i,
+            |_, r| {
+                all.push(r);
+                true
+            }
+        ));
         assert_eq!(all, (3..9).collect::<Vec<_>>());
     }
 }

@@ -10,12 +10,14 @@ use std::time::Instant;
 use clap::{Args, Parser, Subcommand};
 use zatre::rules::{Rules, Variant};
 use zatre::search::Strategy;
-use zatre_tools::learn::data::Settings;
+use zatre_tools::learn::data::{read, DataFile, Settings};
+use zatre_tools::learn::diagnose::{errors_of, examples, noise_floor, table_name, Errors, Inputs, Linear};
 use zatre_tools::learn::play::run_to_file;
 use zatre_tools::progress;
 use zatre_tools::rule_list::rule_pairs;
 
-/// The learned evaluation's pipeline: self-play data (`play`).
+/// The learned evaluation's pipeline: self-play data (`play`), the diagnostic of what the board
+/// tells (`diagnose`).
 #[derive(Parser, Debug)]
 #[command(version, long_about)]
 struct Cli {
@@ -26,6 +28,46 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     Play(PlayArgs),
+    Diagnose(DiagnoseArgs),
+}
+
+/// Does the board carry signal? On the held-out games of `--test`, the error at predicting each
+/// sheet's points still to come of today's evaluation, of it plus a linear model over the sheet
+/// features, and of it plus a linear model over the sheet and board features (both fitted by ridge
+/// least squares on the games of `--train`), beside the noise floor: positions of the held-out
+/// games played on with other draws, the spread of their outcomes. One Markdown table row.
+///
+/// Example: zatre-learn diagnose --train search-c4.data --test diag-c4.data --floor-positions 200 --continuations 12
+#[derive(Args, Debug)]
+#[command(long_about)]
+struct DiagnoseArgs {
+    /// Training data files (comma-separated), of the same rules as --test.
+    #[arg(long, value_delimiter = ',', required = true)]
+    train: Vec<PathBuf>,
+    /// At most this many games of each training file (the first ones).
+    #[arg(long)]
+    train_games: Option<usize>,
+    /// The held-out data file (seeds kept apart from training: 2,000,000,000 and up).
+    #[arg(long)]
+    test: PathBuf,
+    /// The ridge penalty on the standardised inputs.
+    #[arg(long, default_value_t = 1.0)]
+    ridge: f64,
+    /// Positions of the noise floor, evenly spread over the held-out samples (0: no floor).
+    #[arg(long, default_value_t = 200)]
+    floor_positions: usize,
+    /// Continuations of each noise-floor position (at least 2).
+    #[arg(long, default_value_t = 12)]
+    continuations: usize,
+    /// Continuation j of floor position i draws from this seed + 1000 i + j.
+    #[arg(long, default_value_t = 2_050_000_000)]
+    floor_seed: u64,
+    /// Threads.
+    #[arg(long, default_value_t = 2)]
+    jobs: usize,
+    /// Print the table's header first.
+    #[arg(long)]
+    header: bool,
 }
 
 /// Plays seeded games, every seat by one strategy with a share of exploring moves, and writes
@@ -84,6 +126,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Play(args) => play(args),
+        Command::Diagnose(args) => diagnose(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -96,7 +139,8 @@ fn main() -> ExitCode {
 
 /// The rules of `--variant`, `--players` and `--rules`.
 fn rules_of(variant: &str, players: u8, options: &str) -> Result<Rules, String> {
-    let variant = Variant::parse(variant).ok_or_else(|| format!("unknown variant '{variant}' (classic, dice or kids)"))?;
+    let variant = Variant::parse(variant)
+        .ok_or_else(|| format!("unknown variant '{variant}' (classic, dice or kids)"))?;
     let pairs = rule_pairs(options).map_err(|e| format!("--rules: {e}"))?;
     Rules::with_options(variant, players, pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .map_err(|e| format!("bad rules: {e}"))
@@ -105,7 +149,8 @@ fn rules_of(variant: &str, players: u8, options: &str) -> Result<Rules, String> 
 fn play(args: &PlayArgs) -> Result<(), String> {
     let settings = Settings {
         rules: rules_of(&args.variant, args.players, &args.rules)?,
-        strategy: Strategy::parse(&args.strategy).ok_or_else(|| format!("unknown strategy '{}'", args.strategy))?,
+        strategy: Strategy::parse(&args.strategy)
+            .ok_or_else(|| format!("unknown strategy '{}'", args.strategy))?,
         nodes: args.nodes,
         explore: args.explore,
         top: args.top,
@@ -121,7 +166,7 @@ fn play(args: &PlayArgs) -> Result<(), String> {
     let step = (args.games / 100).max(1);
     let on_game = |held: usize| match &bar {
         Some(bar) => bar.set_position(held as u64),
-        None if held % step == 0 || held == args.games => {
+        None if held.is_multiple_of(step) || held == args.games => {
             eprintln!("{held}/{} games, {:.0} s", args.games, started.elapsed().as_secs_f64());
         }
         None => {}
@@ -138,5 +183,79 @@ fn play(args: &PlayArgs) -> Result<(), String> {
         summary.after - summary.before,
         started.elapsed().as_secs_f64()
     );
+    Ok(())
+}
+
+/// Reads a data file whole.
+fn load(path: &std::path::Path) -> Result<DataFile, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    read(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn diagnose(args: &DiagnoseArgs) -> Result<(), String> {
+    let started = Instant::now();
+    let test = load(&args.test)?;
+    let mut train = Vec::new();
+    let mut train_games = 0;
+    for (f, path) in args.train.iter().enumerate() {
+        let mut data = load(path)?;
+        if data.settings.rules != test.settings.rules {
+            return Err(format!("{} is of other rules than {}", path.display(), args.test.display()));
+        }
+        if let Some(n) = args.train_games {
+            data.games.truncate(n);
+        }
+        train_games += data.games.len();
+        train.extend(examples(&data, f + 1, args.jobs)?.into_iter().map(|(e, _)| e));
+    }
+    let (test_examples, positions): (Vec<_>, Vec<_>) = examples(&test, 0, args.jobs)?.into_iter().unzip();
+    if train.is_empty() || test_examples.is_empty() {
+        return Err("no samples to fit on or to test".into());
+    }
+    let sheets = Linear::fit(&train, Inputs::Sheets, args.ridge);
+    let board = Linear::fit(&train, Inputs::Board, args.ridge);
+    let eval = errors_of(&test_examples, &|e| e.eval.clone());
+    let with_sheets = errors_of(&test_examples, &|e| sheets.predict(e));
+    let with_board = errors_of(&test_examples, &|e| board.predict(e));
+    let floor = if args.floor_positions > 0 {
+        let step = (positions.len() as f64 / args.floor_positions as f64).max(1.0);
+        let chosen: Vec<_> = (0..args.floor_positions.min(positions.len()))
+            .map(|i| positions[(i as f64 * step) as usize].clone())
+            .collect();
+        Some((
+            chosen.len(),
+            noise_floor(&chosen, &test.settings, args.continuations, args.floor_seed, args.jobs)?,
+        ))
+    } else {
+        None
+    };
+    let cell = |e: &Errors| {
+        format!(
+            "{:.2} ({:.2}-{:.2}) | {:.2} ({:.2}-{:.2})",
+            e.rmse.value, e.rmse.low, e.rmse.high, e.mae.value, e.mae.low, e.mae.high
+        )
+    };
+    if args.header {
+        println!("| table | training games, positions | held-out games, positions | today's evaluation: RMSE (95%) | MAE (95%) | + linear, sheet features: RMSE | MAE | + linear, sheet and board features: RMSE | MAE | noise floor (positions x continuations): RMSE | MAE |");
+        println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    }
+    let floor_cells = match &floor {
+        Some((n, e)) => format!(
+            "{:.2} ({:.2}-{:.2}), {n} x {} | {:.2} ({:.2}-{:.2})",
+            e.rmse.value, e.rmse.low, e.rmse.high, args.continuations, e.mae.value, e.mae.low, e.mae.high
+        ),
+        None => "- | -".into(),
+    };
+    println!(
+        "| {} | {train_games}, {} | {}, {} | {} | {} | {} | {floor_cells} |",
+        table_name(&test.settings.rules),
+        train.len(),
+        test.games.len(),
+        test_examples.len(),
+        cell(&eval),
+        cell(&with_sheets),
+        cell(&with_board),
+    );
+    eprintln!("diagnose: {:.1} s", started.elapsed().as_secs_f64());
     Ok(())
 }

@@ -90,11 +90,12 @@ pub struct Plan {
 /// move, an illegal move: a bug the fit must not learn from).
 fn play(plan: &Plan, game: usize, seed: u64) -> Vec<Sample> {
     let studied = game % usize::from(plan.rules.players.max(1));
-    let strategy_of_seat = |seat: usize| match plan.opponents {
+    let strategy_of_seat = move |seat: usize| match plan.opponents {
         Some(other) if seat != studied => other,
         _ => plan.strategy,
     };
-    let movers = Movers { strategy_of_seat: &strategy_of_seat, limits: &plan.limits, explore: 0.0, top: 1 };
+    let movers =
+        Movers { strategy_of_seat: Box::new(strategy_of_seat), limits: &plan.limits, explore: 0.0, top: 1 };
     let Ok(mut played) = play_game(&plan.rules, seed, &movers) else { return Vec::new() };
     let Some(end) = played.positions.pop() else { return Vec::new() };
     let finals: Vec<f64> = totals(&end).into_iter().map(|t| t as f64).collect();

@@ -61,7 +61,8 @@ pub struct Settings {
 impl Settings {
     /// The header line, without its end of line.
     pub fn header(&self) -> String {
-        let options: Vec<String> = self.rules.option_fields().iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let options: Vec<String> =
+            self.rules.option_fields().iter().map(|(k, v)| format!("{k}={v}")).collect();
         format!(
             "{MAGIC} {VERSION} variant={} players={} options={} strategy={} nodes={} explore={} top={} sample={} seed={}",
             self.rules.variant.name(),
@@ -102,8 +103,9 @@ impl Settings {
         let players = field("players")?;
         let players: u8 = players.parse().map_err(|_| bad("players", players))?;
         let options = rule_pairs(field("options")?)?;
-        let rules = Rules::with_options(variant, players, options.iter().map(|(k, v)| (k.as_str(), v.as_str())))
-            .map_err(|e| format!("the header's rules: {e}"))?;
+        let rules =
+            Rules::with_options(variant, players, options.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+                .map_err(|e| format!("the header's rules: {e}"))?;
         let strategy_name = field("strategy")?;
         let strategy = Strategy::parse(strategy_name).ok_or_else(|| bad("strategy", strategy_name))?;
         let mut number = |key: &str| -> Result<f64, String> {
@@ -221,7 +223,8 @@ impl Record {
         let geometry = Position::new(rules.clone()).board().geometry();
         let turns = split_nonempty(field("turns")?, '/')
             .map(|t| {
-                let (drawn, mv) = t.split_once(':').ok_or_else(|| format!("the turn '{}' has no ':'", cut(t)))?;
+                let (drawn, mv) =
+                    t.split_once(':').ok_or_else(|| format!("the turn '{}' has no ':'", cut(t)))?;
                 let drawn = drawn
                     .bytes()
                     .map(|b| b.is_ascii_digit().then_some(b - b'0'))
@@ -300,11 +303,7 @@ pub fn ranks(end: &Position) -> Vec<usize> {
 pub fn targets(replay: &Replay, ply: usize) -> Targets {
     let finals = totals(&replay.end);
     let now = totals(&replay.positions[ply - 1]);
-    Targets {
-        ply,
-        to_come: finals.iter().zip(&now).map(|(f, n)| f - n).collect(),
-        rank: ranks(&replay.end),
-    }
+    Targets { ply, to_come: finals.iter().zip(&now).map(|(f, n)| f - n).collect(), rank: ranks(&replay.end) }
 }
 
 /// Replays a record and checks that its final totals and targets are the replay's.
@@ -318,7 +317,10 @@ pub fn verify(record: &Record, rules: &Rules) -> Result<Replay, String> {
     }
     for t in &record.samples {
         if t.ply == 0 || t.ply > replay.positions.len() || targets(&replay, t.ply) != *t {
-            return Err(format!("game {}: the sample after move {} is not the replay's", record.index, t.ply));
+            return Err(format!(
+                "game {}: the sample after move {} is not the replay's",
+                record.index, t.ply
+            ));
         }
     }
     Ok(replay)
@@ -352,7 +354,12 @@ pub fn read(text: &str) -> Result<DataFile, String> {
         .map(|(i, line)| {
             let record = Record::parse(line, &settings.rules).map_err(|e| format!("line {}: {e}", i + 2))?;
             if record.index != i || record.seed != settings.seed.wrapping_add(i as u64) {
-                return Err(format!("line {}: game {} seed {} where game {i} belongs", i + 2, record.index, record.seed));
+                return Err(format!(
+                    "line {}: game {} seed {} where game {i} belongs",
+                    i + 2,
+                    record.index,
+                    record.seed
+                ));
             }
             Ok(record)
         })

@@ -4,4 +4,6 @@
 //! what the board tells about the points still to come ([`features`], [`diagnose`]).
 
 pub mod data;
+pub mod diagnose;
+pub mod features;
 pub mod play;
