@@ -82,8 +82,8 @@ const BOARD_LOAD_32: &str = board_load!("--clients 32 --think 2000");
 
 /// How the board's load runs read their figure.
 const BOARD_READING: &str = "the report of `zatre-web-load`: the median and 99th percentile of the \
-    latency of the answers to `go` and to `draw` and `place`, the moves a second of all pages, and \
-    the errors (any error fails the run)";
+    latency of the answers to `go` and to `draw` and `place`, the moves a second of all pages, the \
+    median nodes a `go` searched, and the errors (any error fails the run)";
 
 /// Every published figure, in the order of the tables.
 pub const FIGURES: &[Figure] = &[
@@ -709,7 +709,7 @@ fn number_after(line: &str, key: &str) -> Result<f64, String> {
 }
 
 /// The report of `zatre-web-load`, as `1 page, think 30 ms: go p50 101 / p99 109 ms, draw and
-/// place p50 2 / p99 17 ms, 8.1 moves/s, no errors`.
+/// place p50 2 / p99 17 ms, 8.1 moves/s, 205052 nodes a `go` (median), no errors`.
 fn read_board_load(output: &str) -> Result<String, String> {
     let line = |start: &str| {
         output.lines().find(|l| l.starts_with(start)).ok_or_else(|| format!("no line '{start} ...'"))
@@ -722,6 +722,7 @@ fn read_board_load(output: &str) -> Result<String, String> {
     let think = number_after(header, "think")?;
     let go = line("go latency ms")?;
     let other = line("draw/place latency ms")?;
+    let nodes = number_after(line("nodes per go:")?, "p50")?;
     let moves = line("games finished")?;
     let rate = moves
         .split('(')
@@ -735,7 +736,7 @@ fn read_board_load(output: &str) -> Result<String, String> {
     }
     Ok(format!(
         "{pages} page{}, think {think:.0} ms: `go` p50 {:.0} / p99 {:.0} ms, `draw` and `place` p50 {:.0} / p99 \
-         {:.0} ms, {rate:.1} moves/s, no errors",
+         {:.0} ms, {rate:.1} moves/s, {nodes:.0} nodes a `go` (median), no errors",
         if pages == 1 { "" } else { "s" },
         number_after(go, "p50")?,
         number_after(go, "p99")?,
@@ -828,7 +829,7 @@ games 10: normal 10
         assert_eq!(
             read_board_load(report).unwrap(),
             "32 pages, think 2000 ms: `go` p50 102 / p99 126 ms, `draw` and `place` p50 1 / p99 8 ms, 14.5 \
-             moves/s, no errors"
+             moves/s, 60717 nodes a `go` (median), no errors"
         );
         let one = report.replace("32 pages", "1 pages");
         assert!(read_board_load(&one).unwrap().starts_with("1 page, think"));
