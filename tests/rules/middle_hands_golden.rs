@@ -128,10 +128,12 @@ fn go_answers_a_legal_move_in_the_biggest_seeded_hands() {
     );
     // The line after each `# the hand 123345666 ...` comment.
     let lines: Vec<&str> = text.lines().collect();
-    let issue: Vec<usize> =
-        (0..lines.len()).filter(|&i| lines[i].starts_with("# the hand 123345666 on one board")).map(|i| i + 2).collect();
-    assert_eq!(issue.len(), 3, "the three positions p1 to p3");
-    for n in issue {
+    let slow: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].starts_with("# the hand 123345666 on one board"))
+        .map(|i| i + 2)
+        .collect();
+    assert_eq!(slow.len(), 3, "the three positions p1 to p3");
+    for n in slow {
         let (_, _, _, pos) = golden.iter().find(|(m, _, _, _)| *m == n).expect("a golden line");
         assert_eq!(pos.to_line().matches("hands=123345666 ").count(), 1, "line {n} holds the hand 123345666");
         chosen.push((format!("line {n} (123345666)"), pos.clone()));
