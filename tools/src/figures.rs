@@ -310,7 +310,8 @@ pub fn run(root: &Path, figure: &Figure) -> Result<String, FigureError> {
 }
 
 /// The lines `run` puts before a command's output: the figure, the commit it ran at (with
-/// `+changes` when the work tree differed from it) and the command, each starting with `# `.
+/// `+changes` when the work tree differed from it), the command and the machine's load average
+/// (1, 5 and 15 minutes) when it started, each starting with `# `.
 fn provenance(root: &Path, figure: &Figure) -> String {
     let git = |args: &[&str]| {
         Command::new("git")
@@ -323,8 +324,12 @@ fn provenance(root: &Path, figure: &Figure) -> String {
     };
     let commit = git(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown".into());
     let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+    // The load of the machine when the run began: wall-clock figures are read beside it.
+    let load = fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".into());
     format!(
-        "# figure: {}\n# commit: {commit}{}\n# command: {}\n",
+        "# figure: {}\n# commit: {commit}{}\n# command: {}\n# load average at the start: {load}\n",
         figure.name,
         if dirty { " +changes" } else { "" },
         figure.command
@@ -709,7 +714,7 @@ fn number_after(line: &str, key: &str) -> Result<f64, String> {
 }
 
 /// The report of `zatre-web-load`, as `1 page, think 30 ms: go p50 101 / p99 109 ms, draw and
-/// place p50 2 / p99 17 ms, 8.1 moves/s, 205052 nodes a `go` (median), no errors`.
+/// place p50 0.4 / p99 4.2 ms, 8.1 moves/s, 205052 nodes a `go` (median), no errors`.
 fn read_board_load(output: &str) -> Result<String, String> {
     let line = |start: &str| {
         output.lines().find(|l| l.starts_with(start)).ok_or_else(|| format!("no line '{start} ...'"))
@@ -735,8 +740,8 @@ fn read_board_load(output: &str) -> Result<String, String> {
         return Err("no line 'errors 0'".into());
     }
     Ok(format!(
-        "{pages} page{}, think {think:.0} ms: `go` p50 {:.0} / p99 {:.0} ms, `draw` and `place` p50 {:.0} / p99 \
-         {:.0} ms, {rate:.1} moves/s, {nodes:.0} nodes a `go` (median), no errors",
+        "{pages} page{}, think {think:.0} ms: `go` p50 {:.0} / p99 {:.0} ms, `draw` and `place` p50 {:.1} / p99 \
+         {:.1} ms, {rate:.1} moves/s, {nodes:.0} nodes a `go` (median), no errors",
         if pages == 1 { "" } else { "s" },
         number_after(go, "p50")?,
         number_after(go, "p99")?,
@@ -828,8 +833,8 @@ games 10: normal 10
                       nodes per go: p10 1, p50 60717, p90 90000\nerrors 0\n";
         assert_eq!(
             read_board_load(report).unwrap(),
-            "32 pages, think 2000 ms: `go` p50 102 / p99 126 ms, `draw` and `place` p50 1 / p99 8 ms, 14.5 \
-             moves/s, 60717 nodes a `go` (median), no errors"
+            "32 pages, think 2000 ms: `go` p50 102 / p99 126 ms, `draw` and `place` p50 1.2 / p99 8.4 ms, \
+             14.5 moves/s, 60717 nodes a `go` (median), no errors"
         );
         let one = report.replace("32 pages", "1 pages");
         assert!(read_board_load(&one).unwrap().starts_with("1 page, think"));
