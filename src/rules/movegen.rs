@@ -55,6 +55,10 @@ pub struct MoveGen<'r> {
     doubles_matter: bool,
     /// Placements of the set being built, in the order they went down.
     placed: Vec<Placement>,
+    /// What the enumeration knew of each placement of `placed` when it put it down
+    /// ([`forced::Built::Unknown`] for those put down otherwise): whether the order they went down
+    /// in serves the forced exception.
+    built: Vec<forced::Built>,
     /// How many of `placed` lie on double cells.
     on_doubles: usize,
     /// A legal order for the current set when it needs one other than `placed`.
@@ -111,6 +115,7 @@ impl<'r> MoveGen<'r> {
             limit: rules.limit(),
             doubles_matter: rules.variant == Variant::Classic,
             placed: Vec::with_capacity(8),
+            built: Vec::with_capacity(8),
             on_doubles: 0,
             order: Vec::new(),
             marks: [Vec::new(), Vec::new()],

@@ -16,6 +16,7 @@
 use std::ops::ControlFlow;
 use std::sync::atomic::Ordering;
 
+use super::forced::Built;
 use super::{MoveGen, Sink};
 use crate::rules::geometry::{Cell, Square, GRID, STRIDE};
 use crate::rules::moves::{Move, Placement};
@@ -180,7 +181,10 @@ impl<'r> MoveGen<'r> {
                 if slow & (1 << v) == 0 {
                     continue;
                 }
-                self.push(Placement { cell: u, value: v });
+                let p = Placement { cell: u, value: v };
+                let built = self.built_state(p);
+                self.push(p);
+                self.built[self.placed.len() - 1] = built;
                 // A stranded tile makes the set and all its supersets invalid: none is visited.
                 let stranded = self.stranded_double(child_lo, child_hi, level);
                 if !stranded {
@@ -347,12 +351,14 @@ impl<'r> MoveGen<'r> {
         self.board.place(p.cell, p.value);
         self.hand.remove(p.value);
         self.placed.push(p);
+        self.built.push(Built::Unknown);
         self.on_doubles += usize::from(self.board.square(p.cell) == Square::Double);
     }
 
     /// Takes back the last placement of the current set.
     #[inline]
     pub(super) fn pop(&mut self) {
+        self.built.pop();
         if let Some(p) = self.placed.pop() {
             self.board.remove(p.cell);
             self.hand.add(p.value);
