@@ -94,6 +94,9 @@ pub struct MoveGen<'r> {
     count_leaves: bool,
     /// The sets counted by the enumeration itself while `count_leaves` holds.
     leaf_count: u64,
+    /// With `count_leaves`: whether the sink counts nothing below `max` placements (under
+    /// `must_place=maximum`), so that the enumeration does not call it there.
+    leaves_only: bool,
     /// Buffers of [`MoveGen::forced_order`].
     order_buffers: OrderBuffers,
     /// Buffers of [`MoveGen::growth_bound`].
@@ -130,6 +133,7 @@ impl<'r> MoveGen<'r> {
             doubles_last: Self::doubles_last(rules, hand),
             count_leaves: false,
             leaf_count: 0,
+            leaves_only: false,
             scratch: bound::Scratch::new(),
             order_buffers: OrderBuffers::default(),
         }
@@ -260,7 +264,7 @@ impl<'r> MoveGen<'r> {
                 }
                 let mut n = 0u64;
                 let leaves = self.pruned(size, true, |g| {
-                    g.counting_leaves(|g| {
+                    g.counting_leaves(true, |g| {
                         g.enumerate(0, size, &mut |g| {
                             if g.placed.len() == size && g.accept() {
                                 n += 1;
@@ -275,7 +279,7 @@ impl<'r> MoveGen<'r> {
                 // A set of the whole hand has no superset: it is maximal when valid.
                 let mut n = 0u64;
                 let max = self.hand.len();
-                let leaves = self.counting_leaves(|g| {
+                let leaves = self.counting_leaves(false, |g| {
                     g.enumerate(0, max, &mut |g| {
                         if g.is_maximal_move() {
                             n += 1;

@@ -177,17 +177,18 @@ impl<'r> MoveGen<'r> {
             // The smallest values first, in the search for a set of a given size too: trying the
             // largest first (the hardest to place) found the large sets of made-up hands of 24
             // tiles up to 5 times later, and changed little in real ones.
-            for v in 0..=room.min(VALUES as u8 - 1) {
-                if slow & (1 << v) == 0 {
-                    continue;
-                }
+            // Below `max`, the sink is skipped when it only counts sets of `max` tiles.
+            let visit = !self.leaves_only || self.placed.len() + 1 == max;
+            while slow != 0 {
+                let v = slow.trailing_zeros() as u8;
+                slow &= slow - 1;
                 let p = Placement { cell: u, value: v };
                 let built = self.built_state(p);
                 self.push(p);
                 self.built[self.placed.len() - 1] = built;
                 // A stranded tile makes the set and all its supersets invalid: none is visited.
                 let stranded = self.stranded_double(child_lo, child_hi, level);
-                if !stranded {
+                if !stranded && visit {
                     flow = sink(self);
                 }
                 if flow.is_continue()
@@ -323,11 +324,18 @@ impl<'r> MoveGen<'r> {
     /// Runs `f`, an enumeration whose sink counts the valid sets of its `max` placements and
     /// nothing else, with the enumeration counting some of them itself ([`MoveGen::leaves_fine`]);
     /// returns how many it counted so.
-    pub(super) fn counting_leaves(&mut self, f: impl FnOnce(&mut Self) -> ControlFlow<()>) -> u64 {
+    /// When `only`, the sink counts nothing below `max` placements either, and is not called there.
+    pub(super) fn counting_leaves(
+        &mut self,
+        only: bool,
+        f: impl FnOnce(&mut Self) -> ControlFlow<()>,
+    ) -> u64 {
         let saved = std::mem::replace(&mut self.count_leaves, true);
+        let saved_only = std::mem::replace(&mut self.leaves_only, only);
         let before = self.leaf_count;
         let _ = f(self);
         self.count_leaves = saved;
+        self.leaves_only = saved_only;
         let counted = self.leaf_count - before;
         self.leaf_count = before;
         counted
