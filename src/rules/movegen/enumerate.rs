@@ -12,6 +12,12 @@
 //! a set whose last tile is stranded on a double cell (with all its supersets); when a size is
 //! sought, every subtree that cannot reach it (`bound.rs`). Skipping never reorders the sets it
 //! keeps, so every listing comes in the same order whatever was pruned.
+//!
+//! When only counted, the sets of the largest size are mostly never put down: one tile short of
+//! it, a set whose tiles on double cells all lie on runs of 10 to 12 already takes any value that
+//! fits as its last tile on a normal cell, and on a double cell any that makes a run of 10 to 12,
+//! so those are counted from the rooms of its untried cells ([`MoveGen::leaves_fine`]); only the
+//! others go to the double-cell check.
 
 use std::ops::ControlFlow;
 use std::sync::atomic::Ordering;

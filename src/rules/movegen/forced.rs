@@ -10,9 +10,13 @@
 //! value go down at once, unbranched; a tile that would open a cell that still fits a forced
 //! value with the whole set down must wait for that forced tile; and a forced tile that cannot be
 //! reached from the board through tiles free to go before it refuses the set outright
-//! ([`MoveGen::forced_order`]). That refusal comes first, read with the whole set down (most sets
-//! that reach the search end there, and so never leave the board); then the order the set was
-//! built in, as it often serves; then the search.
+//! ([`MoveGen::forced_order`]). Before any of that, the order the set was built in: the
+//! enumeration records, as it puts each tile down, whether its value then fit a normal cell
+//! ([`Built`]), so a set that order serves is accepted without being looked at again. Then the
+//! refusal, read with the whole set down (most sets that reach the search end there, and so never
+//! leave the board), first in its most frequent form from the squares around the forced tiles
+//! alone ([`MoveGen::needy_cut_off`]); then the order the set was built in once more, for the sets
+//! whose tiles were not all put down by an enumeration; then the search.
 
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
