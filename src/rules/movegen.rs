@@ -55,6 +55,10 @@ pub struct MoveGen<'r> {
     doubles_matter: bool,
     /// Placements of the set being built, in the order they went down.
     placed: Vec<Placement>,
+    /// What the enumeration knew of each placement of `placed` when it put it down
+    /// ([`forced::Built::Unknown`] for those put down otherwise): whether the order they went down
+    /// in serves the forced exception.
+    built: Vec<forced::Built>,
     /// How many of `placed` lie on double cells.
     on_doubles: usize,
     /// A legal order for the current set when it needs one other than `placed`.
@@ -84,6 +88,15 @@ pub struct MoveGen<'r> {
     /// than [`SMALL_HAND`] tiles): a tile on a double cell must lie on a run of 10 to 12 or be
     /// forced there, so the sets of a given size that are valid are met sooner.
     doubles_last: bool,
+    /// Whether the sink of the enumeration counts exactly the sets of `max` placements that are
+    /// valid (`accept`), and nothing else: the enumeration then counts some of them itself, in
+    /// `leaf_count`, without putting them down or handing them to the sink.
+    count_leaves: bool,
+    /// The sets counted by the enumeration itself while `count_leaves` holds.
+    leaf_count: u64,
+    /// With `count_leaves`: whether the sink counts nothing below `max` placements (under
+    /// `must_place=maximum`), so that the enumeration does not call it there.
+    leaves_only: bool,
     /// Buffers of [`MoveGen::forced_order`].
     order_buffers: OrderBuffers,
     /// Buffers of [`MoveGen::growth_bound`].
@@ -105,6 +118,7 @@ impl<'r> MoveGen<'r> {
             limit: rules.limit(),
             doubles_matter: rules.variant == Variant::Classic,
             placed: Vec::with_capacity(8),
+            built: Vec::with_capacity(8),
             on_doubles: 0,
             order: Vec::new(),
             marks: [Vec::new(), Vec::new()],
@@ -117,6 +131,9 @@ impl<'r> MoveGen<'r> {
             prune_below: 0,
             size_reached: false,
             doubles_last: Self::doubles_last(rules, hand),
+            count_leaves: false,
+            leaf_count: 0,
+            leaves_only: false,
             scratch: bound::Scratch::new(),
             order_buffers: OrderBuffers::default(),
         }
@@ -246,25 +263,31 @@ impl<'r> MoveGen<'r> {
                     return 0;
                 }
                 let mut n = 0u64;
-                self.pruned(size, true, |g| {
-                    let _ = g.enumerate(0, size, &mut |g| {
-                        if g.placed.len() == size && g.accept() {
+                let leaves = self.pruned(size, true, |g| {
+                    g.counting_leaves(true, |g| {
+                        g.enumerate(0, size, &mut |g| {
+                            if g.placed.len() == size && g.accept() {
+                                n += 1;
+                            }
+                            ControlFlow::Continue(())
+                        })
+                    })
+                });
+                n + leaves
+            }
+            MustPlace::Maximal => {
+                // A set of the whole hand has no superset: it is maximal when valid.
+                let mut n = 0u64;
+                let max = self.hand.len();
+                let leaves = self.counting_leaves(false, |g| {
+                    g.enumerate(0, max, &mut |g| {
+                        if g.is_maximal_move() {
                             n += 1;
                         }
                         ControlFlow::Continue(())
-                    });
+                    })
                 });
-                n
-            }
-            MustPlace::Maximal => {
-                let mut n = 0u64;
-                let _ = self.enumerate(0, self.hand.len(), &mut |g| {
-                    if g.is_maximal_move() {
-                        n += 1;
-                    }
-                    ControlFlow::Continue(())
-                });
-                n
+                n + leaves
             }
         };
         // Stopped, the count so far: `pass` is legal only when a whole search found nothing.

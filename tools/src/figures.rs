@@ -64,6 +64,27 @@ const STRENGTH_READING: &str = "the row `1` of the report (the engine `search`):
     (wins, draws half) with the 95% interval, its margin (mean final score less the best other seat's) \
     and its wins-draws-losses";
 
+/// Starts `zatre-web` on core 1 (port 18080), runs `zatre-web-load` with the given flags on core
+/// 0, and stops the bridge; the load's exit status is the command's.
+macro_rules! board_load {
+    ($flags:literal) => {
+        concat!(
+            "taskset -c 1 target/release/zatre-web --port 18080 --max-engines 64 --max-engines-per-client 64 \
+             --max-connects-per-minute 1000 2>/dev/null & web=$!; sleep 1; taskset -c 0 \
+             target/release/zatre-web-load --url ws://127.0.0.1:18080/ws --seconds 30 ",
+            $flags,
+            "; status=$?; kill $web; exit $status"
+        )
+    };
+}
+const BOARD_LOAD_1: &str = board_load!("--clients 1 --think 30");
+const BOARD_LOAD_32: &str = board_load!("--clients 32 --think 2000");
+
+/// How the board's load runs read their figure.
+const BOARD_READING: &str = "the report of `zatre-web-load`: the median and 99th percentile of the \
+    latency of the answers to `go` and to `draw` and `place`, the moves a second of all pages, the \
+    median nodes a `go` searched, and the errors (any error fails the run)";
+
 /// Every published figure, in the order of the tables.
 pub const FIGURES: &[Figure] = &[
     Figure {
@@ -136,6 +157,55 @@ pub const FIGURES: &[Figure] = &[
                   shared machine changes, and is not published; CPU time varies less, by a third or so \
                   between quiet and busy hours on the shared 2-core machine",
         read: read_bench,
+    },
+    Figure {
+        name: "movegen",
+        label: "move generation: `legal count` over 1,700 seeded hands",
+        what: "the speed of move generation: `legal count` in every position of \
+               tests/golden/seeded-hands.txt (hands of 3 to 11 tiles from seeded games of every rule set, 1 to \
+               4 players, solo included), against a94242f, the last commit before the move generator's \
+               bounds, in CPU time",
+        command: "RUNS=3 tools/compare-movegen.sh --processes",
+        output: "docs/figures/movegen.txt",
+        reading: "the whole corpus in one process (the least CPU time of the runs, base and new alternating): \
+                  the ratio base/new; the hands slower than the base by more than 10% and 0.3 ms, each \
+                  timed in its own process; the slowest hand in its own process, with the process start",
+        read: read_movegen,
+    },
+    Figure {
+        name: "board-clicks",
+        label: "the board in a browser: a click to what it shows",
+        what: "the latency of the board in headless Chromium, a whole classic game played by clicks \
+               against the engine: from a click on a hand tile to the cells it may go to lit, and from a \
+               click on a lit cell to the tile confirmed by the engine (`next`)",
+        command: "cargo test --release -p zatre-tools --test board \
+                  browser::a_whole_classic_game_by_clicks_against_the_engine -- --exact --nocapture",
+        output: "docs/figures/board-clicks.txt",
+        reading: "the test's two lines `latency, ...`: the median and the largest time of each kind of \
+                  click, and the 90th percentile of the confirmed tiles",
+        read: read_board_clicks,
+    },
+    Figure {
+        name: "board-latency",
+        label: "the board's answers: one page at full speed",
+        what: "the latency of the board's answers through `zatre-web`: one page playing engine against \
+               engine on loopback at the page's own pace (30 ms between moves), `go movetime 100`, 30 s; the \
+               bridge and its engines on one core, the load tool on the other",
+        command: BOARD_LOAD_1,
+        output: "docs/figures/board-latency.txt",
+        reading: BOARD_READING,
+        read: read_board_load,
+    },
+    Figure {
+        name: "board-load",
+        label: "the board under load: 32 pages on one core",
+        what: "how many games one core serves: 32 pages on loopback, each making a move every 2 s (a \
+               person's pace), `go movetime 100`, 30 s; the bridge and its engines on one core, the load \
+               tool on the other",
+        command: BOARD_LOAD_32,
+        output: "docs/figures/board-load.txt",
+        reading: BOARD_READING,
+        read: read_board_load,
     },
     Figure {
         name: "perft-2",
@@ -240,7 +310,8 @@ pub fn run(root: &Path, figure: &Figure) -> Result<String, FigureError> {
 }
 
 /// The lines `run` puts before a command's output: the figure, the commit it ran at (with
-/// `+changes` when the work tree differed from it) and the command, each starting with `# `.
+/// `+changes` when the work tree differed from it), the command and the machine's load average
+/// (1, 5 and 15 minutes) when it started, each starting with `# `.
 fn provenance(root: &Path, figure: &Figure) -> String {
     let git = |args: &[&str]| {
         Command::new("git")
@@ -253,8 +324,12 @@ fn provenance(root: &Path, figure: &Figure) -> String {
     };
     let commit = git(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown".into());
     let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+    // The load of the machine when the run began: wall-clock figures are read beside it.
+    let load = fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".into());
     format!(
-        "# figure: {}\n# commit: {commit}{}\n# command: {}\n",
+        "# figure: {}\n# commit: {commit}{}\n# command: {}\n# load average at the start: {load}\n",
         figure.name,
         if dirty { " +changes" } else { "" },
         figure.command
@@ -576,6 +651,105 @@ fn read_bench(output: &str) -> Result<String, String> {
     Ok(format!("nodes {signature}, {:.1} M nodes a CPU second", signature as f64 / median / 1e6))
 }
 
+/// The report of `tools/compare-movegen.sh --processes`, as `2.64x faster than a94242f (1086 ms
+/// against 2862 ms), 0 hands slower; slowest 116 ms with the start (a94242f 197 ms)`.
+fn read_movegen(output: &str) -> Result<String, String> {
+    let numbers = |line: &str| -> Vec<f64> {
+        line.split(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .filter_map(|w| w.trim_end_matches('.').parse::<f64>().ok())
+            .collect()
+    };
+    let whole = output
+        .lines()
+        .find(|l| l.starts_with("the whole corpus ("))
+        .ok_or("no line 'the whole corpus (...) in one process: ...'")?;
+    let [positions, base, new, ratio] = numbers(whole)[..] else {
+        return Err(format!("the whole corpus's line does not read 'N positions, base, new, ratio': {whole}"));
+    };
+    let slowest =
+        output.lines().find(|l| l.starts_with("slowest: line ")).ok_or("no line 'slowest: line ...'")?;
+    let [_line, _moves, slowest_base, slowest_new] = numbers(slowest)[..] else {
+        return Err(format!("the slowest line does not read 'line, moves, base ms, new ms': {slowest}"));
+    };
+    let slower = output
+        .lines()
+        .skip_while(|l| !l.starts_with("slower than the base"))
+        .skip(1)
+        .take_while(|l| !l.starts_with("sum "))
+        .filter(|l| !l.trim().is_empty())
+        .count();
+    Ok(format!(
+        "{positions:.0} hands: {ratio:.2}x faster than a94242f in one process ({new:.0} ms against {base:.0} \
+         ms of CPU), {slower} slower in their own process; slowest {slowest_new:.0} ms with the start \
+         (a94242f {slowest_base:.0} ms)"
+    ))
+}
+
+/// The two latency lines of the browser test, as `a hand tile to its lit cells: median 12 ms (at
+/// most 40); a lit cell to the confirmed tile: median 20 / p90 35 ms (at most 80)`.
+fn read_board_clicks(output: &str) -> Result<String, String> {
+    let line = |start: &str| {
+        output.lines().find(|l| l.starts_with(start)).ok_or_else(|| format!("no line '{start} ...'"))
+    };
+    let select = line("latency, hand tile click to lit cells")?;
+    let place = line("latency, lit cell click to the engine-confirmed tile")?;
+    Ok(format!(
+        "a hand tile to its lit cells: median {:.0} ms (at most {:.0}); a lit cell to the confirmed tile: \
+         median {:.0} / p90 {:.0} ms (at most {:.0})",
+        number_after(select, "median")?,
+        number_after(select, "max")?,
+        number_after(place, "median")?,
+        number_after(place, "p90")?,
+        number_after(place, "max")?,
+    ))
+}
+
+/// The number after `key ` in `line`: `p50 101.0, ...` gives 101.0 for `p50`.
+fn number_after(line: &str, key: &str) -> Result<f64, String> {
+    line.split(&format!("{key} "))
+        .nth(1)
+        .and_then(|rest| rest.split([',', ' ', ')']).next())
+        .and_then(|n| n.parse().ok())
+        .ok_or_else(|| format!("no number after '{key}' in: {line}"))
+}
+
+/// The report of `zatre-web-load`, as `1 page, think 30 ms: go p50 101 / p99 109 ms, draw and
+/// place p50 0.4 / p99 4.2 ms, 8.1 moves/s, 205052 nodes a `go` (median), no errors`.
+fn read_board_load(output: &str) -> Result<String, String> {
+    let line = |start: &str| {
+        output.lines().find(|l| l.starts_with(start)).ok_or_else(|| format!("no line '{start} ...'"))
+    };
+    let header = output
+        .lines()
+        .find(|l| l.contains(" pages, ") && l.starts_with(|c: char| c.is_ascii_digit()))
+        .ok_or("no line '<n> pages, <s> s, go movetime <ms> ms, think <ms> ms'")?;
+    let pages = header.split(' ').next().and_then(|n| n.parse::<u32>().ok()).ok_or("no page count")?;
+    let think = number_after(header, "think")?;
+    let go = line("go latency ms")?;
+    let other = line("draw/place latency ms")?;
+    let nodes = number_after(line("nodes per go:")?, "p50")?;
+    let moves = line("games finished")?;
+    let rate = moves
+        .split('(')
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse::<f64>().ok())
+        .ok_or("no moves/s")?;
+    // A run with an error exits with status 1, and `run` keeps no output of a failed command.
+    if !output.lines().any(|l| l == "errors 0") {
+        return Err("no line 'errors 0'".into());
+    }
+    Ok(format!(
+        "{pages} page{}, think {think:.0} ms: `go` p50 {:.0} / p99 {:.0} ms, `draw` and `place` p50 {:.1} / p99 \
+         {:.1} ms, {rate:.1} moves/s, {nodes:.0} nodes a `go` (median), no errors",
+        if pages == 1 { "" } else { "s" },
+        number_after(go, "p50")?,
+        number_after(go, "p99")?,
+        number_after(other, "p50")?,
+        number_after(other, "p99")?,
+    ))
+}
+
 /// The response of `perft 2`: its number.
 fn read_perft(output: &str) -> Result<String, String> {
     let words: Vec<&str> = output.split_whitespace().collect();
@@ -615,6 +789,57 @@ games 10: normal 10
         assert!(read_bench("=1 nps 3\n").is_err());
         assert!(read_bench("=1 nodes 2401906 nps 3\n").is_err(), "the CPU time is needed");
         assert_eq!(read_perft("=1 1070036\n\n").unwrap(), "1070036 leaves");
+    }
+
+    #[test]
+    fn a_move_generation_comparison_is_read_off_its_summary_lines() {
+        let report = "# figure: movegen\nbase_ms new_ms moves line tiles rules\n2.39 2.41 16 1 3 maximum_allow\n\
+                      slower than the base by more than 10% and 0.3 ms:\n{slower}\
+                      sum 3 tiles                189 positions  base     332.6  new     338.9  ratio  0.98\n\
+                      slowest: line 1160 (78961 moves): base 196.86 ms, new 116.35 ms\n\
+                      the whole corpus (1700 positions) in one process: base 2861.9 ms, new 1086.1 ms, ratio 2.64\n";
+        let none = report.replace("{slower}", "");
+        assert_eq!(
+            read_movegen(&none).unwrap(),
+            "1700 hands: 2.64x faster than a94242f in one process (1086 ms against 2862 ms of CPU), 0 slower \
+             in their own process; slowest 116 ms with the start (a94242f 197 ms)"
+        );
+        let two = report.replace("{slower}", "2.00 2.60 40 7 4 maximum_forbid\n3.1 3.9 50 9 5 maximal_allow\n");
+        assert!(read_movegen(&two).unwrap().contains(", 2 slower in their own process;"));
+        assert!(read_movegen(&none.replace("the whole corpus", "all")).is_err());
+        assert!(read_movegen(&none.replace("slowest: line", "slowest")).is_err());
+    }
+
+    #[test]
+    fn the_browser_test_s_latencies_are_read() {
+        let output = "running 1 test\ngame: 30 human turns, 200 checks against the engine, 41.0 s\n\
+                      latency, hand tile click to lit cells (from human turn 5 on, n=25): median 12.4 ms, max 40.2 ms\n\
+                      latency, lit cell click to the engine-confirmed tile via `next` (n=60): median 20.1 ms, p90 \
+                      35.0 ms, max 80.3 ms\ntest browser::a ... ok\n";
+        assert_eq!(
+            read_board_clicks(output).unwrap(),
+            "a hand tile to its lit cells: median 12 ms (at most 40); a lit cell to the confirmed tile: median \
+             20 / p90 35 ms (at most 80)"
+        );
+        assert!(read_board_clicks("test browser::a ... SKIPPED: no chromium\n").is_err());
+    }
+
+    #[test]
+    fn a_board_load_report_is_read() {
+        let report = "# figure: board-load\n32 pages, 30.0 s, go movetime 100 ms, think 2000 ms\n\
+                      games finished 0, moves 436 (14.5 moves/s)\n\
+                      go latency ms (n 436): p50 102.4, p90 110.0, p99 126.3, max 168.0\n\
+                      draw/place latency ms (n 872): p50 1.2, p90 3.0, p99 8.4, max 20.0\n\
+                      nodes per go: p10 1, p50 60717, p90 90000\nerrors 0\n";
+        assert_eq!(
+            read_board_load(report).unwrap(),
+            "32 pages, think 2000 ms: `go` p50 102 / p99 126 ms, `draw` and `place` p50 1.2 / p99 8.4 ms, \
+             14.5 moves/s, 60717 nodes a `go` (median), no errors"
+        );
+        let one = report.replace("32 pages", "1 pages");
+        assert!(read_board_load(&one).unwrap().starts_with("1 page, think"));
+        assert!(read_board_load(&report.replace("errors 0", "error x2: closed")).is_err());
+        assert!(read_board_load(&report.replace("go latency ms", "go: no answers\nx")).is_err());
     }
 
     #[test]

@@ -12,15 +12,34 @@
 //! a set whose last tile is stranded on a double cell (with all its supersets); when a size is
 //! sought, every subtree that cannot reach it (`bound.rs`). Skipping never reorders the sets it
 //! keeps, so every listing comes in the same order whatever was pruned.
+//!
+//! When only counted, the sets of the largest size are mostly never put down: one tile short of
+//! it, a set whose tiles on double cells all lie on runs of 10 to 12 already takes any value that
+//! fits as its last tile on a normal cell, and on a double cell any that makes a run of 10 to 12,
+//! so those are counted from the rooms of its untried cells ([`MoveGen::leaves_fine`]); only the
+//! others go to the double-cell check.
 
 use std::ops::ControlFlow;
 use std::sync::atomic::Ordering;
 
+use super::forced::Built;
 use super::{MoveGen, Sink};
 use crate::rules::geometry::{Cell, Square, GRID, STRIDE};
 use crate::rules::moves::{Move, Placement};
 use crate::rules::options::ForcedDouble;
-use crate::rules::tiles::VALUES;
+use crate::rules::tiles::{Tiles, VALUES};
+
+/// The values below `v`, as bits of a value mask ([`value_mask`]).
+#[inline]
+fn below(v: u8) -> u8 {
+    ((1u16 << v) - 1) as u8
+}
+
+/// The distinct values of some tiles, as bits (bit `v` for value `v`).
+#[inline]
+fn value_mask(tiles: Tiles) -> u8 {
+    (0..VALUES as u8).filter(|&v| tiles.count(v) > 0).fold(0, |mask, v| mask | 1 << v)
+}
 
 impl<'r> MoveGen<'r> {
     /// Whether a value may go on an empty cell of the current board as far as neighbours go.
@@ -98,6 +117,10 @@ impl<'r> MoveGen<'r> {
         let neighbourly = self.rules.needs_neighbour();
         // The hand is the same at every cell below: each placement is taken back.
         let first = self.hand.distinct().next();
+        // Counting the sets of `max` tiles one short of it: those that the double-cell rule
+        // cannot refuse are counted without being put down (see [`MoveGen::leaves_fine`]).
+        let fine = self.count_leaves && level == 0 && self.placed.len() + 1 == max && self.leaves_fine();
+        let values = value_mask(self.hand);
         for i in (lo..hi).rev() {
             if self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
                 return ControlFlow::Break(());
@@ -106,6 +129,26 @@ impl<'r> MoveGen<'r> {
             let Some(room) = self.board.room(u, self.limit) else { continue };
             if first.is_none_or(|v| v > room) {
                 continue;
+            }
+            // Values up to `room` fit; on a double cell those from `low` make a run of 10 to 12.
+            let mut slow = values & below(room + 1);
+            if fine {
+                let low = if self.doubles_matter && self.board.square(u) == Square::Double {
+                    (self.limit - 2).saturating_sub(self.limit - room)
+                } else {
+                    0
+                };
+                let scoring = slow & !below(low);
+                self.leaf_count += u64::from(scoring.count_ones());
+                // Off a run of 10 to 12, a set under `forbid` is refused; under `allow` it may be
+                // forced there, which only the order search tells.
+                slow &= !scoring;
+                if self.rules.forced_double == ForcedDouble::Forbid {
+                    slow = 0;
+                }
+                if slow == 0 {
+                    continue;
+                }
             }
             // The child's untried cells: those before u here, and u's unmarked neighbours.
             // The child may reorder its cells, so u's neighbours it marks are kept here. A set
@@ -140,14 +183,18 @@ impl<'r> MoveGen<'r> {
             // The smallest values first, in the search for a set of a given size too: trying the
             // largest first (the hardest to place) found the large sets of made-up hands of 24
             // tiles up to 5 times later, and changed little in real ones.
-            for v in 0..=room.min(VALUES as u8 - 1) {
-                if self.hand.count(v) == 0 {
-                    continue;
-                }
-                self.push(Placement { cell: u, value: v });
+            // Below `max`, the sink is skipped when it only counts sets of `max` tiles.
+            let visit = !self.leaves_only || self.placed.len() + 1 == max;
+            while slow != 0 {
+                let v = slow.trailing_zeros() as u8;
+                slow &= slow - 1;
+                let p = Placement { cell: u, value: v };
+                let built = self.built_state(p);
+                self.push(p);
+                self.built[self.placed.len() - 1] = built;
                 // A stranded tile makes the set and all its supersets invalid: none is visited.
                 let stranded = self.stranded_double(child_lo, child_hi, level);
-                if !stranded {
+                if !stranded && visit {
                     flow = sink(self);
                 }
                 if flow.is_continue()
@@ -171,6 +218,23 @@ impl<'r> MoveGen<'r> {
             flow?;
         }
         ControlFlow::Continue(())
+    }
+
+    /// Whether every set of one tile more than the current one is valid for the double-cell rule
+    /// when its last tile is: when every tile of the current set on a double cell lies on a run
+    /// of 10 to 12 already (a tile put down only lengthens runs, and no run goes over the limit),
+    /// the set with one more tile is valid when that tile is on a normal cell, or on a double
+    /// cell with a run of 10 to 12. Such sets of `max` tiles, when only counted
+    /// ([`MoveGen::count_leaves`]), are counted by their cells' rooms without being put down.
+    fn leaves_fine(&self) -> bool {
+        if !self.doubles_matter || self.on_doubles == 0 {
+            return true;
+        }
+        let low = self.limit - 2;
+        self.placed.iter().all(|p| {
+            self.board.square(p.cell) != Square::Double
+                || [1, STRIDE].into_iter().any(|step| self.run_ends(p.cell, step).0 >= low)
+        })
     }
 
     /// Whether the current set may still grow to `prune_below` placements (always, when 0) with
@@ -263,6 +327,26 @@ impl<'r> MoveGen<'r> {
         result
     }
 
+    /// Runs `f`, an enumeration whose sink counts the valid sets of its `max` placements and
+    /// nothing else, with the enumeration counting some of them itself ([`MoveGen::leaves_fine`]);
+    /// returns how many it counted so.
+    /// When `only`, the sink counts nothing below `max` placements either, and is not called there.
+    pub(super) fn counting_leaves(
+        &mut self,
+        only: bool,
+        f: impl FnOnce(&mut Self) -> ControlFlow<()>,
+    ) -> u64 {
+        let saved = std::mem::replace(&mut self.count_leaves, true);
+        let saved_only = std::mem::replace(&mut self.leaves_only, only);
+        let before = self.leaf_count;
+        let _ = f(self);
+        self.count_leaves = saved;
+        self.leaves_only = saved_only;
+        let counted = self.leaf_count - before;
+        self.leaf_count = before;
+        counted
+    }
+
     /// Runs a whole enumeration from the current board (which may hold a set already placed).
     pub(super) fn enumerate(&mut self, level: usize, max: usize, sink: &mut Sink<'_, 'r>) -> ControlFlow<()> {
         if max <= self.placed.len() || self.hand.is_empty() {
@@ -281,12 +365,14 @@ impl<'r> MoveGen<'r> {
         self.board.place(p.cell, p.value);
         self.hand.remove(p.value);
         self.placed.push(p);
+        self.built.push(Built::Unknown);
         self.on_doubles += usize::from(self.board.square(p.cell) == Square::Double);
     }
 
     /// Takes back the last placement of the current set.
     #[inline]
     pub(super) fn pop(&mut self) {
+        self.built.pop();
         if let Some(p) = self.placed.pop() {
             self.board.remove(p.cell);
             self.hand.add(p.value);

@@ -10,9 +10,13 @@
 //! value go down at once, unbranched; a tile that would open a cell that still fits a forced
 //! value with the whole set down must wait for that forced tile; and a forced tile that cannot be
 //! reached from the board through tiles free to go before it refuses the set outright
-//! ([`MoveGen::forced_order`]). That refusal comes first, read with the whole set down (most sets
-//! that reach the search end there, and so never leave the board); then the order the set was
-//! built in, as it often serves; then the search.
+//! ([`MoveGen::forced_order`]). Before any of that, the order the set was built in: the
+//! enumeration records, as it puts each tile down, whether its value then fit a normal cell
+//! ([`Built`]), so a set that order serves is accepted without being looked at again. Then the
+//! refusal, read with the whole set down (most sets that reach the search end there, and so never
+//! leave the board), first in its most frequent form from the squares around the forced tiles
+//! alone ([`MoveGen::needy_cut_off`]); then the order the set was built in once more, for the sets
+//! whose tiles were not all put down by an enumeration; then the search.
 
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -118,12 +122,29 @@ impl Hasher for MaskHasher {
     }
 }
 
+/// What the enumeration knew of a placement when it put it down, for the order the set was built
+/// in ([`MoveGen::built`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Built {
+    /// It went down outside an enumeration (a move checked, a set extended): its order is not
+    /// known to serve.
+    Unknown,
+    /// It went down touching the board or an earlier tile, and was forced if it lay on a double
+    /// cell off a run of 10 to 12: its value fit no normal cell then.
+    Serves,
+    /// It went down touching, on a double cell off a run of 10 to 12, and its value fit a normal
+    /// cell then: the built order serves only if a later tile puts it on a run of 10 to 12.
+    Fits,
+}
+
 /// What a complete set of placements is worth to the double-cell rule.
 pub(super) enum Doubles {
     /// Every tile on a double cell lies on a run of 10 to 12, or the set has none.
     Fine,
     /// Valid only in the order of these indices into the placements (the forced exception).
     Ordered(Vec<usize>),
+    /// Valid in the order the placements went down (the forced exception).
+    Built,
     /// Not valid: the reason, for the tile at this index.
     Invalid(MoveError),
 }
@@ -152,6 +173,15 @@ impl<'r> MoveGen<'r> {
         let cell = self.placed[first].cell;
         if self.rules.forced_double == ForcedDouble::Forbid {
             return Doubles::Invalid(MoveError::DoubleForbidden(cell));
+        }
+        // The order the set was built in, as the enumeration recorded it tile by tile.
+        if self
+            .built
+            .iter()
+            .enumerate()
+            .all(|(i, &b)| b == Built::Serves || (b == Built::Fits && !holds(needy, i)))
+        {
+            return Doubles::Built;
         }
         // Quick refusal: a normal cell the value fits on at the start, left empty by the set, that
         // it still fits on with the whole set down fits on it at any point of any order (tiles
@@ -230,6 +260,37 @@ impl<'r> MoveGen<'r> {
         None
     }
 
+    /// What the enumeration records of a placement it is about to put down (see [`Built`]):
+    /// whether, on a double cell off a run of 10 to 12 under `forced_double=allow`, its value fits
+    /// a normal cell now. Such a cell touches the board: it took the value on the board before
+    /// the set (rooms only shrink), or it lies beside a tile of the set.
+    pub(super) fn built_state(&mut self, p: Placement) -> Built {
+        if !self.doubles_matter
+            || self.rules.forced_double == ForcedDouble::Forbid
+            || self.board.square(p.cell) != Square::Double
+        {
+            return Built::Serves;
+        }
+        let (horizontal, vertical) = self.board.sums_with(p.cell, p.value);
+        if horizontal.max(vertical) >= self.limit - 2 {
+            return Built::Serves;
+        }
+        self.ensure_base_fits();
+        let takes = |c: Cell| {
+            self.board.is_empty_cell(c) && self.board.room(c, self.limit).is_some_and(|room| p.value <= room)
+        };
+        let base = self.base_fits.as_ref().expect("computed just above");
+        let fits = base[usize::from(p.value)].iter().any(|&c| takes(c))
+            || self.placed.iter().any(|q| {
+                self.board.neighbours(q.cell).any(|c| self.board.square(c) == Square::Normal && takes(c))
+            });
+        if fits {
+            Built::Fits
+        } else {
+            Built::Serves
+        }
+    }
+
     /// The normal cells each value fits on, on the board before the set.
     pub(super) fn base_fits(&mut self) -> &[Vec<Cell>; VALUES] {
         self.ensure_base_fits();
@@ -284,15 +345,19 @@ impl<'r> MoveGen<'r> {
         let mut buffers = std::mem::take(&mut self.order_buffers);
         buffers.tiles.clear();
         buffers.tiles.extend_from_slice(&self.placed);
-        let tiles = &buffers.tiles;
         // The waits and the quick refusal are read with the whole set down, as it is now: most
         // sets that come this far are refused by it, so those never leave the board.
-        self.waits(tiles, needy, &mut buffers.waits);
         if buffers.slot.is_empty() {
             buffers.slot = vec![0; GRID];
             buffers.in_beside = vec![false; GRID];
         }
-        if !self.needy_reachable(tiles, needy, &buffers.waits, &mut buffers.slot, &mut buffers.touching) {
+        if self.needy_cut_off(needy, &mut buffers) {
+            self.order_buffers = buffers;
+            return None;
+        }
+        let starts = self.neighbourhood(needy, &mut buffers);
+        let tiles = &buffers.tiles;
+        if !needy_reachable(tiles.len(), needy, starts, &buffers.waits, &buffers.touching) {
             self.order_buffers = buffers;
             return None;
         }
@@ -347,12 +412,58 @@ impl<'r> MoveGen<'r> {
         found.then_some(order)
     }
 
-    /// [`OrderSearch::waits`], with the whole set down.
-    fn waits(&self, tiles: &[Placement], needy: Mask, waits: &mut Vec<Mask>) {
-        waits.clear();
-        waits.resize(tiles.len(), 0);
+    /// The quick refusal of [`needy_reachable`] in its most frequent form, read from the squares
+    /// around the needy tiles alone: a needy tile that does not touch the board before the set and
+    /// whose neighbours in the set all wait for it (each lies beside an empty normal cell that
+    /// takes its value with the whole set down) cannot be reached.
+    fn needy_cut_off(&self, needy: Mask, buffers: &mut OrderBuffers) -> bool {
         if !self.rules.needs_neighbour() {
-            return;
+            return false;
+        }
+        let OrderBuffers { tiles, slot, .. } = buffers;
+        let n = tiles.len();
+        for (i, p) in tiles.iter().enumerate() {
+            slot[p.cell.index()] = i as u8 + 1;
+        }
+        let centre = (self.board.count() == n).then(|| self.board.geometry().centre()).flatten();
+        let beside = |c: usize| [c - 1, c + 1, c - STRIDE, c + STRIDE];
+        // Whether the tile on `c` lies beside an empty normal cell that takes `value`.
+        let waits = |c: usize, value: u8| {
+            beside(c).into_iter().any(|m| {
+                let cell = Cell::from_index(m);
+                self.board.is_empty_cell(cell)
+                    && self.board.square(cell) == Square::Normal
+                    && self.board.room(cell, self.limit).is_some_and(|room| value <= room)
+            })
+        };
+        let cut_off = tiles_of(needy).any(|d| {
+            let p = tiles[d];
+            Some(p.cell) != centre
+                && beside(p.cell.index()).into_iter().all(|m| match slot[m] {
+                    0 => self.board.get(Cell::from_index(m)).is_none(),
+                    _ => waits(m, p.value),
+                })
+        });
+        for p in tiles.iter() {
+            slot[p.cell.index()] = 0;
+        }
+        cut_off
+    }
+
+    /// With the whole set down, in one pass over the squares beside its tiles: for each tile, the
+    /// needy tiles it waits for ([`OrderSearch::waits`], into `buffers.waits`) and the tiles
+    /// beside it (`buffers.touching`); returns the tiles that touch the board before the set
+    /// (beside a tile that is not the set's, or on the centre of a board that held none). With
+    /// no neighbour needed, no tile waits and every tile touches the board.
+    fn neighbourhood(&self, needy: Mask, buffers: &mut OrderBuffers) -> Mask {
+        let OrderBuffers { tiles, waits, touching, slot, .. } = buffers;
+        let n = tiles.len();
+        waits.clear();
+        waits.resize(n, 0);
+        touching.clear();
+        if !self.rules.needs_neighbour() {
+            touching.resize(n, 0);
+            return all_of(n);
         }
         // By value, the needy tiles of at most that value.
         let mut needy_upto: [Mask; VALUES] = [0; VALUES];
@@ -361,16 +472,43 @@ impl<'r> MoveGen<'r> {
                 *m |= bit(d);
             }
         }
-        for (j, p) in tiles.iter().enumerate() {
-            let room = self
-                .board
-                .neighbours(p.cell)
-                .filter(|&c| self.board.square(c) == Square::Normal && self.board.is_empty_cell(c))
-                .filter_map(|c| self.board.room(c, self.limit))
-                .max();
-            let Some(room) = room else { continue };
-            waits[j] = needy_upto[usize::from(room).min(VALUES - 1)] & !bit(j);
+        // A map from cells to tiles (a set holds at most the 121 tiles of the game, so 1 + an
+        // index fits a byte).
+        for (i, p) in tiles.iter().enumerate() {
+            slot[p.cell.index()] = i as u8 + 1;
         }
+        let centre = (self.board.count() == n).then(|| self.board.geometry().centre()).flatten();
+        let mut starts = 0;
+        for (j, p) in tiles.iter().enumerate() {
+            let c = p.cell.index();
+            let mut beside: Mask = 0;
+            let mut start = Some(p.cell) == centre;
+            // The largest room of the empty normal cells beside the tile.
+            let mut room: Option<u8> = None;
+            for m in [c - 1, c + 1, c - STRIDE, c + STRIDE] {
+                if slot[m] != 0 {
+                    beside |= bit(usize::from(slot[m]) - 1);
+                    continue;
+                }
+                let cell = Cell::from_index(m);
+                if self.board.get(cell).is_some() {
+                    start = true;
+                } else if self.board.is_empty_cell(cell) && self.board.square(cell) == Square::Normal {
+                    room = room.max(self.board.room(cell, self.limit));
+                }
+            }
+            touching.push(beside);
+            if start {
+                starts |= bit(j);
+            }
+            if let Some(room) = room {
+                waits[j] = needy_upto[usize::from(room).min(VALUES - 1)] & !bit(j);
+            }
+        }
+        for p in tiles {
+            slot[p.cell.index()] = 0;
+        }
+        starts
     }
 
     /// [`OrderSearch::harmless`], on the board before the set. Putting a tile down fills its cell
@@ -388,64 +526,6 @@ impl<'r> MoveGen<'r> {
                 && self.board.room(c, self.limit).is_some_and(|room| smallest <= room)
         };
         mask_where(n, |i| !self.board.neighbours(tiles[i].cell).any(opens))
-    }
-
-    /// A quick refusal of the order search, with the whole set down: whether each needy tile can
-    /// be reached from the board before the set through tiles that need not wait for it. (In any
-    /// order that serves, the tiles before a needy tile wait for none of it and each touches the
-    /// board or an earlier one, so a needy tile that cannot be reached so has no order.)
-    fn needy_reachable(
-        &self,
-        tiles: &[Placement],
-        needy: Mask,
-        waits: &[Mask],
-        slot: &mut [u8],
-        touching: &mut Vec<Mask>,
-    ) -> bool {
-        if !self.rules.needs_neighbour() {
-            return true;
-        }
-        let n = tiles.len();
-        // The tiles next to each tile, through a map from cells to tiles (a set holds at most
-        // the 121 tiles of the game, so 1 + an index fits a byte).
-        for (i, p) in tiles.iter().enumerate() {
-            slot[p.cell.index()] = i as u8 + 1;
-        }
-        // The tiles that touch the board before the set: beside a tile that is not the set's, or
-        // on the centre of a board that held none.
-        let centre = (self.board.count() == n).then(|| self.board.geometry().centre()).flatten();
-        let starts = mask_where(n, |i| {
-            let c = tiles[i].cell.index();
-            Some(tiles[i].cell) == centre
-                || [c - 1, c + 1, c - STRIDE, c + STRIDE]
-                    .into_iter()
-                    .any(|m| slot[m] == 0 && self.board.get(Cell::from_index(m)).is_some())
-        });
-        touching.clear();
-        touching.extend(tiles.iter().map(|p| {
-            let c = p.cell.index();
-            [c - 1, c + 1, c - STRIDE, c + STRIDE]
-                .into_iter()
-                .filter(|&m| slot[m] != 0)
-                .fold(0, |mask, m| mask | bit(usize::from(slot[m]) - 1))
-        }));
-        for p in tiles {
-            slot[p.cell.index()] = 0;
-        }
-        tiles_of(needy).all(|d| {
-            let allowed = all_of(n) & !bit(d) & !mask_where(n, |j| holds(waits[j], d));
-            // Grown from the tiles that start it, each reached tile adding its neighbours once.
-            let mut reached = starts & allowed;
-            let mut fresh = reached;
-            while fresh != 0 {
-                let j = fresh.trailing_zeros() as usize;
-                fresh &= fresh - 1;
-                let grown = touching[j] & allowed & !reached;
-                reached |= grown;
-                fresh |= grown;
-            }
-            holds(starts, d) || touching[d] & reached != 0
-        })
     }
 
     /// Whether a normal cell takes the value now, among those [`MoveGen::forced_order`] watches.
@@ -501,7 +581,7 @@ impl<'r> MoveGen<'r> {
         let mut progress = true;
         while progress && mask != full {
             progress = false;
-            for i in tiles_of(search.harmless) {
+            for i in tiles_of(search.harmless & !mask) {
                 if self.may_go(search, mask, i, &mut fits_normal) {
                     self.board.place(tiles[i].cell, tiles[i].value);
                     mask |= bit(i);
@@ -559,7 +639,7 @@ impl<'r> MoveGen<'r> {
     pub(super) fn accept(&mut self) -> bool {
         self.order.clear();
         match self.doubles() {
-            Doubles::Fine => true,
+            Doubles::Fine | Doubles::Built => true,
             Doubles::Ordered(order) => {
                 self.order = order.into_iter().map(|i| self.placed[i]).collect();
                 true
@@ -567,4 +647,26 @@ impl<'r> MoveGen<'r> {
             Doubles::Invalid(_) => false,
         }
     }
+}
+
+/// A quick refusal of the order search of a set of `n` tiles, with the whole set down: whether
+/// each needy tile can be reached from the board before the set through tiles that need not wait
+/// for it. (In any order that serves, the tiles before a needy tile wait for none of it and each
+/// touches the board or an earlier one, so a needy tile that cannot be reached so has no order.)
+/// `starts`, `waits` and `touching` are those of [`MoveGen::neighbourhood`].
+fn needy_reachable(n: usize, needy: Mask, starts: Mask, waits: &[Mask], touching: &[Mask]) -> bool {
+    tiles_of(needy).all(|d| {
+        let allowed = all_of(n) & !bit(d) & !mask_where(n, |j| holds(waits[j], d));
+        // Grown from the tiles that start it, each reached tile adding its neighbours once.
+        let mut reached = starts & allowed;
+        let mut fresh = reached;
+        while fresh != 0 {
+            let j = fresh.trailing_zeros() as usize;
+            fresh &= fresh - 1;
+            let grown = touching[j] & allowed & !reached;
+            reached |= grown;
+            fresh |= grown;
+        }
+        holds(starts, d) || touching[d] & reached != 0
+    })
 }
