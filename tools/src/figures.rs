@@ -664,7 +664,9 @@ fn read_movegen(output: &str) -> Result<String, String> {
         .find(|l| l.starts_with("the whole corpus ("))
         .ok_or("no line 'the whole corpus (...) in one process: ...'")?;
     let [positions, base, new, ratio] = numbers(whole)[..] else {
-        return Err(format!("the whole corpus's line does not read 'N positions, base, new, ratio': {whole}"));
+        return Err(format!(
+            "the whole corpus's line does not read 'N positions, base, new, ratio': {whole}"
+        ));
     };
     let slowest =
         output.lines().find(|l| l.starts_with("slowest: line ")).ok_or("no line 'slowest: line ...'")?;
@@ -804,7 +806,8 @@ games 10: normal 10
             "1700 hands: 2.64x faster than a94242f in one process (1086 ms against 2862 ms of CPU), 0 slower \
              in their own process; slowest 116 ms with the start (a94242f 197 ms)"
         );
-        let two = report.replace("{slower}", "2.00 2.60 40 7 4 maximum_forbid\n3.1 3.9 50 9 5 maximal_allow\n");
+        let two =
+            report.replace("{slower}", "2.00 2.60 40 7 4 maximum_forbid\n3.1 3.9 50 9 5 maximal_allow\n");
         assert!(read_movegen(&two).unwrap().contains(", 2 slower in their own process;"));
         assert!(read_movegen(&none.replace("the whole corpus", "all")).is_err());
         assert!(read_movegen(&none.replace("slowest: line", "slowest")).is_err());
