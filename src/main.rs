@@ -174,13 +174,26 @@ fn spawn_reader(events: SyncSender<Event>, ahead: Arc<ReadAhead>) {
     });
 }
 
-/// Ends the process as soon as nobody can read stdout any more (a pipe whose reading end is
-/// closed: the client was killed or closed it), whatever runs: nothing the engine could still
-/// do would be read. Status 0, as for a broken pipe. On other stdouts (a file, a terminal) it
-/// waits forever and costs nothing.
+/// Ends the process as soon as nobody can read stdout any more (a pipe or socket whose reading
+/// end is closed: the client was killed or closed it), whatever runs: nothing the engine could
+/// still do would be read. Status 0, as for a broken pipe. Only a pipe or a socket can go away
+/// so; on other stdouts (a file, a terminal, /dev/null) no watcher is started, and the one
+/// started has a small stack, so that a short run through a shell (one position, one `legal
+/// count`) does not pay for it: the thread with the default stack cost a one-move position a
+/// third of its time.
 #[cfg(unix)]
 fn watch_for_a_gone_client() {
-    thread::spawn(|| {
+    // SAFETY: `stat` is plain old data, written by fstat before it is read.
+    let mut stat: libc::stat = unsafe { std::mem::zeroed() };
+    // SAFETY: STDOUT_FILENO is a descriptor number and `stat` a valid place to write to.
+    if unsafe { libc::fstat(libc::STDOUT_FILENO, &mut stat) } != 0 {
+        return;
+    }
+    let kind = stat.st_mode & libc::S_IFMT;
+    if kind != libc::S_IFIFO && kind != libc::S_IFSOCK {
+        return;
+    }
+    let _ = thread::Builder::new().name("stdout-watch".into()).stack_size(64 * 1024).spawn(|| {
         let mut stdout = libc::pollfd { fd: libc::STDOUT_FILENO, events: 0, revents: 0 };
         loop {
             // SAFETY: `stdout` is one valid `pollfd` that lives across the call, and the count
