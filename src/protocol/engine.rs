@@ -147,10 +147,13 @@ fn status_payload(status: &Status) -> String {
     lines.join("\n")
 }
 
-/// A hand as the `draw` payload: values joined by single spaces, `-` when empty.
-fn hand_payload(position: &Position) -> String {
+/// A hand as the `draw` payload: values joined by single spaces, `-` when empty; with `one_word`
+/// (version 3) one word, `355`.
+fn hand_payload(position: &Position, one_word: bool) -> String {
     let values: Vec<String> = position.hand_to_move().values().map(|v| v.to_string()).collect();
-    if values.is_empty() {
+    if one_word {
+        position.hand_to_move().to_string()
+    } else if values.is_empty() {
         "-".to_owned()
     } else {
         values.join(" ")
@@ -323,7 +326,12 @@ impl Engine {
             }
             Command::Score(None) => {
                 let position = self.game.position();
-                let mut lines: Vec<String> = position.standings().iter().map(ToString::to_string).collect();
+                let one_word = self.protocol >= 3;
+                let mut lines: Vec<String> = position
+                    .standings()
+                    .iter()
+                    .map(|s| if one_word { format!("{s:#}") } else { s.to_string() })
+                    .collect();
                 if position.is_over() {
                     lines.push("gameover".to_owned());
                 }
@@ -335,7 +343,7 @@ impl Engine {
                 let score = position.score_move(&mv).map_err(Failure::from)?;
                 Ok(move_score(position, &score))
             }
-            Command::Show => text(picture(self.game.position())),
+            Command::Show => text(picture(self.game.position(), self.protocol >= 3)),
             Command::Geometry => text(self.geometry()),
             Command::History => text(self.history()),
             Command::Position(PositionArgs::Print) => text(self.game.position().to_line()),
@@ -388,7 +396,7 @@ impl Engine {
             values.to_vec()
         };
         self.push_step(Step { token: Token::Draw(drawn).to_string(), rng: Some(Box::new(rng)) });
-        Ok(hand_payload(self.game.position()))
+        Ok(hand_payload(self.game.position(), self.protocol >= 3))
     }
 
     /// Records a step; the generator of a step that can no longer be taken back (older than the

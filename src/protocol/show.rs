@@ -8,8 +8,8 @@ use crate::rules::{Phase, Position, Square, Variant};
 /// board with its coordinates, the bag, the hands and the sheets.
 ///
 /// Squares: a digit is a tile, `.` an empty cell, `:` an empty double (extra) cell, `*` the empty
-/// centre; blank is no cell.
-pub fn picture(position: &Position) -> String {
+/// centre; blank is no cell. A hand is written `3 5 5`, or with `one_word` (version 3) `355`.
+pub fn picture(position: &Position, one_word: bool) -> String {
     let geometry = position.board().geometry();
     let side = geometry.side();
     let mut out = String::new();
@@ -47,8 +47,16 @@ pub fn picture(position: &Position) -> String {
         let _ = writeln!(out, "bag {} tiles", position.bag().len());
     }
     for s in 0..usize::from(rules.players) {
-        let hand: Vec<String> = position.hand(s).values().map(|v| v.to_string()).collect();
-        let hand = if hand.is_empty() { "-".to_owned() } else { hand.join(" ") };
+        let hand = if one_word {
+            position.hand(s).to_string()
+        } else {
+            let hand: Vec<String> = position.hand(s).values().map(|v| v.to_string()).collect();
+            if hand.is_empty() {
+                "-".to_owned()
+            } else {
+                hand.join(" ")
+            }
+        };
         let marker = if s + 1 == seat && position.phase() != Phase::Over { " (to move)" } else { "" };
         let _ = writeln!(out, "player {}{marker}: hand {hand}", s + 1);
     }

@@ -71,10 +71,11 @@ pub struct Standing {
 
 impl fmt::Display for Standing {
     /// `player <n> total <t> hand <values joined by , or -> sheet <rows> rows <row totals
-    /// joined by / or none>`; a team's line (`team <n> ...`) ends with `seats <a>,<b>`.
+    /// joined by / or none>`; a team's line (`team <n> ...`) ends with `seats <a>,<b>`. The
+    /// alternate form (`{:#}`, protocol version 3) writes the hand as one word, `355`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let hand = if self.hand.is_empty() {
-            "-".to_string()
+        let hand = if f.alternate() || self.hand.is_empty() {
+            self.hand.to_string()
         } else {
             self.hand.values().map(|v| v.to_string()).collect::<Vec<_>>().join(",")
         };
