@@ -1,4 +1,4 @@
-//! `zatre-learn`: the learned evaluation's pipeline (issue 46). `play` writes self-play data:
+//! `zatre-learn`: the learned evaluation's pipeline. `play` writes self-play data:
 //! seeded games with every sampled position's targets, to a file `--resume` goes on with.
 //! Arguments and output here; the work is in `zatre_tools::learn`.
 
