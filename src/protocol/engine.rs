@@ -20,7 +20,7 @@ use super::options::EngineOptions;
 use super::reason::Reason;
 use super::registry;
 use super::response::{Failure, Payload, Response};
-use super::show::picture;
+use super::show::{hand_text, picture};
 
 /// The version of the protocol a client speaks until it sends `protocol 3`.
 pub const PROTOCOL_VERSION: u32 = 2;
@@ -182,19 +182,6 @@ fn status_payload(status: &Status) -> String {
     lines.join("\n")
 }
 
-/// A hand as the `draw` payload: values joined by single spaces, `-` when empty; with `one_word`
-/// (version 3) one word, `355`.
-fn hand_payload(position: &Position, one_word: bool) -> String {
-    let values: Vec<String> = position.hand_to_move().values().map(|v| v.to_string()).collect();
-    if one_word {
-        position.hand_to_move().to_string()
-    } else if values.is_empty() {
-        "-".to_owned()
-    } else {
-        values.join(" ")
-    }
-}
-
 impl Engine {
     /// An engine with the default game (classic, 2 players, DE rules), its draws seeded from the
     /// operating system.
@@ -246,7 +233,8 @@ impl Engine {
         self.game.position()
     }
 
-    /// Executes one command. A command that fails changes nothing.
+    /// Executes one command. A command that fails changes nothing. The command is read in the
+    /// protocol version in force already ([`super::parse::in_version`], which the session applies).
     pub fn execute(&mut self, id: Option<Id>, command: Command) -> Effect {
         let result = match command {
             Command::Go(args) => match self.go_job(id.clone(), args) {
@@ -458,7 +446,7 @@ impl Engine {
             values.to_vec()
         };
         self.push_step(Step { token: Token::Draw(drawn).to_string(), rng: Some(Box::new(rng)) });
-        let hand = hand_payload(self.game.position(), self.protocol >= 3);
+        let hand = hand_text(*self.game.position().hand_to_move(), self.protocol >= 3);
         if self.protocol < 3 || start.is_empty() {
             return Ok(hand);
         }

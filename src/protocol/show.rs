@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use crate::rules::{Phase, Position, Square, Variant};
+use crate::rules::{Phase, Position, Square, Tiles, Variant};
 
 /// The picture of a position, several lines, none empty: the state of the turn first, then the
 /// board with its coordinates, the bag, the hands and the sheets.
@@ -47,16 +47,7 @@ pub fn picture(position: &Position, one_word: bool) -> String {
         let _ = writeln!(out, "bag {} tiles", position.bag().len());
     }
     for s in 0..usize::from(rules.players) {
-        let hand = if one_word {
-            position.hand(s).to_string()
-        } else {
-            let hand: Vec<String> = position.hand(s).values().map(|v| v.to_string()).collect();
-            if hand.is_empty() {
-                "-".to_owned()
-            } else {
-                hand.join(" ")
-            }
-        };
+        let hand = hand_text(*position.hand(s), one_word);
         let marker = if s + 1 == seat && position.phase() != Phase::Over { " (to move)" } else { "" };
         let _ = writeln!(out, "player {}{marker}: hand {hand}", s + 1);
     }
@@ -73,4 +64,14 @@ pub fn picture(position: &Position, one_word: bool) -> String {
         }
     }
     out.trim_end().to_owned()
+}
+
+/// A hand as `draw` and `show` write it: its values smallest first joined by single spaces, or
+/// with `one_word` (version 3) one word, `355`; `-` when empty.
+pub fn hand_text(hand: Tiles, one_word: bool) -> String {
+    if one_word || hand.is_empty() {
+        hand.to_string()
+    } else {
+        hand.values().map(|v| v.to_string()).collect::<Vec<_>>().join(" ")
+    }
 }
