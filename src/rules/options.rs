@@ -340,7 +340,7 @@ pub static RULE_OPTIONS: [OptionDef; 11] = [
         kind: OptionKind::Choice(KidsScoring::NAMES),
         presets: None,
         players: None,
-        help: "points: 1, 2, 3 points for runs of 8, 9, 10, a move's doubled with a value on an extra cell; dots: a dot per run, the most dots in the 10 column win",
+        help: "points: 1, 2, 3 points for runs of 8, 9, 10, doubled for a move with a value on an extra cell; dots: a dot per run, the most dots in the 10 column win",
         get: |r| Some(r.scoring.to_string()),
         set: |r, v| choice(v).map(|x| r.scoring = x),
     },
