@@ -273,10 +273,15 @@ pub enum Command {
     NewGame(NewGameArgs),
     /// `draw [<value> ...]`: no values draws at random.
     Draw(Vec<u8>),
+    /// `draw 355` (version 3): the values as one word of digits, one digit each. The session
+    /// turns it into [`Command::Draw`] or the version-2 error in version 2 ([`super::parse::in_version`]).
+    DrawWord(String),
     /// `place <move>`
     Place(RawMove),
     /// `undo`
     Undo,
+    /// `undo turn` (version 3): takes back a turn ([`crate::rules::Game::turn_steps`]).
+    UndoTurn,
     /// `legal`
     Legal,
     /// `legal count`
@@ -332,9 +337,9 @@ impl Command {
             Command::Options => "options",
             Command::SetOption { .. } => "setoption",
             Command::NewGame(_) => "newgame",
-            Command::Draw(_) => "draw",
+            Command::Draw(_) | Command::DrawWord(_) => "draw",
             Command::Place(_) => "place",
-            Command::Undo => "undo",
+            Command::Undo | Command::UndoTurn => "undo",
             Command::Legal | Command::LegalCount => "legal",
             Command::Score(_) => "score",
             Command::Show => "show",

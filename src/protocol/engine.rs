@@ -9,7 +9,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::rules::{
-    Cell, Game, Move, MoveError, MoveScore, Phase, Position, Rules, SetupError, Status, Variant, MAX_UNDO,
+    Cell, Game, Move, MoveError, MoveScore, Phase, Position, Preset, Rules, SetupError, Sheet, SheetRow,
+    Status, Variant, MAX_UNDO,
 };
 use crate::search::{Clock, Limits, Model, Watch};
 
@@ -19,7 +20,7 @@ use super::options::EngineOptions;
 use super::reason::Reason;
 use super::registry;
 use super::response::{Failure, Payload, Response};
-use super::show::picture;
+use super::show::{hand_text, picture};
 
 /// The version of the protocol a client speaks until it sends `protocol 3`.
 pub const PROTOCOL_VERSION: u32 = 2;
@@ -91,10 +92,44 @@ fn move_of(position: &Position, raw: &RawMove) -> Result<Move, Failure> {
     raw.resolve(position).map_err(|e| Failure::of(&e))
 }
 
-/// What a move scores, as `place` and `score <move>` answer.
-fn move_score(position: &Position, score: &MoveScore) -> Payload {
+/// What a move scores, as `place` and `score <move>` answer; `sheet` (version 3) is the mover's
+/// sheet before the move, whose boxes the move fills are then named.
+fn move_score(position: &Position, score: &MoveScore, mv: &Move, sheet: Option<&Sheet>) -> Payload {
     let rules = position.rules();
-    Payload::MoveScore { points: score.points(rules), crosses: score.reported_crosses(rules) }
+    let boxes = sheet.map(|before| {
+        let mut after = before.clone();
+        after.record(rules, score, mv.placements().len());
+        filled_boxes(before, &after)
+    });
+    Payload::MoveScore { points: score.points(rules), crosses: score.reported_crosses(rules), boxes }
+}
+
+/// The boxes filled in `after` that are empty in `before`, row by row from the top, each row's
+/// mark box (`x`) first, then its sum boxes `a`, `b`, `c`: `x1,b1,c2`; `-` for none.
+fn filled_boxes(before: &Sheet, after: &Sheet) -> String {
+    let empty = SheetRow::default();
+    let mut names = Vec::new();
+    for (r, row) in after.rows().iter().enumerate() {
+        let old = before.rows().get(r).unwrap_or(&empty);
+        if row.mark().is_some() && old.mark().is_none() {
+            names.push(format!("x{}", r + 1));
+        }
+        for (column, (new, old)) in ["a", "b", "c"].iter().zip(row.boxes().iter().zip(old.boxes())) {
+            if new.is_some() && old.is_none() {
+                names.push(format!("{column}{}", r + 1));
+            }
+        }
+    }
+    if names.is_empty() {
+        "-".to_owned()
+    } else {
+        names.join(",")
+    }
+}
+
+/// The sheet the player to move writes on.
+fn mover_sheet(position: &Position) -> &Sheet {
+    &position.sheets()[position.rules().sheet_of_seat(position.to_move())]
 }
 
 /// The limits of a `go`: its clock, and its `searchmoves` read against the board.
@@ -145,16 +180,6 @@ fn status_payload(status: &Status) -> String {
         }));
     }
     lines.join("\n")
-}
-
-/// A hand as the `draw` payload: values joined by single spaces, `-` when empty.
-fn hand_payload(position: &Position) -> String {
-    let values: Vec<String> = position.hand_to_move().values().map(|v| v.to_string()).collect();
-    if values.is_empty() {
-        "-".to_owned()
-    } else {
-        values.join(" ")
-    }
 }
 
 impl Engine {
@@ -208,7 +233,8 @@ impl Engine {
         self.game.position()
     }
 
-    /// Executes one command. A command that fails changes nothing.
+    /// Executes one command. A command that fails changes nothing. The command is read in the
+    /// protocol version in force already ([`super::parse::in_version`], which the session applies).
     pub fn execute(&mut self, id: Option<Id>, command: Command) -> Effect {
         let result = match command {
             Command::Go(args) => match self.go_job(id.clone(), args) {
@@ -300,30 +326,40 @@ impl Engine {
                 text(String::new())
             }
             Command::Draw(values) => self.draw(&values).map(Payload::Text),
+            Command::DrawWord(digits) => {
+                let values: Vec<u8> = digits.bytes().map(|b| b - b'0').collect();
+                self.draw(&values).map(Payload::Text)
+            }
             Command::Place(raw) => {
                 let mv = move_of(self.game.position(), &raw)?;
+                let before = (self.protocol >= 3).then(|| mover_sheet(self.game.position()).clone());
                 let score = self.game.play(&mv).map_err(Failure::from)?;
                 self.push_step(Step { token: mv.to_string(), rng: Some(Box::new(self.rng.clone())) });
-                Ok(move_score(self.game.position(), &score))
+                Ok(move_score(self.game.position(), &score, &mv, before.as_ref()))
             }
             Command::Undo => {
-                if let Err(e) = self.game.undo() {
-                    if self.steps.is_empty() {
-                        return Err(Failure::new(Reason::NothingToUndo, e.to_string()));
-                    }
-                    return Err(Failure::new(
-                        Reason::UndoTooOld,
-                        format!("only the last {MAX_UNDO} draws and moves can be taken back"),
-                    ));
-                }
-                if let Some(rng) = self.steps.pop().and_then(|step| step.rng) {
-                    self.rng = *rng;
-                }
+                self.undo()?;
                 text(String::new())
+            }
+            Command::UndoTurn => {
+                let steps = self.game.turn_steps();
+                if steps == 0 {
+                    // Nothing the history holds: the error a single `undo` gives.
+                    self.undo()?;
+                }
+                for _ in 0..steps {
+                    self.undo()?;
+                }
+                text(steps.to_string())
             }
             Command::Score(None) => {
                 let position = self.game.position();
-                let mut lines: Vec<String> = position.standings().iter().map(ToString::to_string).collect();
+                let one_word = self.protocol >= 3;
+                let mut lines: Vec<String> = position
+                    .standings()
+                    .iter()
+                    .map(|s| if one_word { format!("{s:#}") } else { s.to_string() })
+                    .collect();
                 if position.is_over() {
                     lines.push("gameover".to_owned());
                 }
@@ -333,9 +369,10 @@ impl Engine {
                 let position = self.game.position();
                 let mv = move_of(position, &raw)?;
                 let score = position.score_move(&mv).map_err(Failure::from)?;
-                Ok(move_score(position, &score))
+                let before = (self.protocol >= 3).then(|| mover_sheet(position));
+                Ok(move_score(position, &score, &mv, before))
             }
-            Command::Show => text(picture(self.game.position())),
+            Command::Show => text(picture(self.game.position(), self.protocol >= 3)),
             Command::Geometry => text(self.geometry()),
             Command::History => text(self.history()),
             Command::Position(PositionArgs::Print) => text(self.game.position().to_line()),
@@ -351,7 +388,7 @@ impl Engine {
                 self.start(game, Origin::Start(rules), steps, newgame.seed);
                 text(String::new())
             }
-            Command::Variants => text(Engine::variants()),
+            Command::Variants => text(Engine::variants(self.protocol >= 3)),
             Command::Status => text(status_payload(&self.game.position().status())),
             Command::Go(_)
             | Command::Bench
@@ -360,6 +397,23 @@ impl Engine {
             | Command::LegalCount
             | Command::Next(_) => Err(Failure::new(Reason::Internal, "command dispatched twice")),
         }
+    }
+
+    /// Takes back the last draw or move, and the generator of random draws with it.
+    fn undo(&mut self) -> Result<(), Failure> {
+        if let Err(e) = self.game.undo() {
+            if self.steps.is_empty() {
+                return Err(Failure::new(Reason::NothingToUndo, e.to_string()));
+            }
+            return Err(Failure::new(
+                Reason::UndoTooOld,
+                format!("only the last {MAX_UNDO} draws and moves can be taken back"),
+            ));
+        }
+        if let Some(rng) = self.steps.pop().and_then(|step| step.rng) {
+            self.rng = *rng;
+        }
+        Ok(())
     }
 
     /// Replaces the game and its history; reseeds the draws when `seed` is given.
@@ -374,9 +428,13 @@ impl Engine {
 
     fn draw(&mut self, values: &[u8]) -> Result<String, Failure> {
         let rng = self.rng.clone();
+        let mut start = Vec::new();
         let drawn = if values.is_empty() {
-            match self.game.draw_random(&mut self.rng) {
-                Ok(drawn) => drawn,
+            match self.game.draw_random_seen(&mut self.rng) {
+                Ok((drawn, rounds)) => {
+                    start = rounds;
+                    drawn
+                }
                 Err(e) => {
                     // A failed command changes nothing, the generator included.
                     self.rng = rng;
@@ -388,7 +446,14 @@ impl Engine {
             values.to_vec()
         };
         self.push_step(Step { token: Token::Draw(drawn).to_string(), rng: Some(Box::new(rng)) });
-        Ok(hand_payload(self.game.position()))
+        let hand = hand_text(*self.game.position().hand_to_move(), self.protocol >= 3);
+        if self.protocol < 3 || start.is_empty() {
+            return Ok(hand);
+        }
+        // Version 3: the rounds of the classic start draw, each the tiles of the seats in it.
+        let rounds: Vec<String> =
+            start.iter().map(|round| round.iter().map(u8::to_string).collect::<Vec<_>>().join(",")).collect();
+        Ok(format!("{hand}\nstart {}", rounds.join("/")))
     }
 
     /// Records a step; the generator of a step that can no longer be taken back (older than the
@@ -415,8 +480,10 @@ impl Engine {
         words.join(" ")
     }
 
-    /// The `variants` payload: per variant its player counts, then its rule options.
-    fn variants() -> String {
+    /// The `variants` payload: per variant its player counts, then its rule options; with
+    /// `presets` (version 3) after the classic options a line per preset of `rules`, `preset
+    /// <name> <option>=<value>...`, with what it sets.
+    fn variants(presets: bool) -> String {
         let (min, max) = (Rules::PLAYERS.start(), Rules::PLAYERS.end());
         let mut lines = Vec::new();
         for &variant in Variant::ALL {
@@ -429,6 +496,16 @@ impl Engine {
                 limit - 1
             ));
             lines.extend(variant.option_specs().iter().map(|spec| format!("rule {spec}")));
+            if presets && variant == Variant::Classic {
+                lines.extend(Preset::ALL.iter().map(|preset| {
+                    let settings: Vec<String> = preset
+                        .settings()
+                        .iter()
+                        .map(|(option, value)| format!("{}={value}", option.name))
+                        .collect();
+                    format!("preset {preset} {}", settings.join(" "))
+                }));
+            }
         }
         lines.join("\n")
     }

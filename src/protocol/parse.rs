@@ -494,7 +494,44 @@ pub(super) fn newgame_command(i: &str) -> PResult<'_, Command> {
 }
 
 pub(super) fn draw_args(i: &str) -> PResult<'_, Command> {
+    let word = i.trim_start_matches(is_blank);
+    if word.len() > 1 && word.bytes().all(|b| b.is_ascii_digit()) {
+        return Ok(("", Command::DrawWord(word.to_owned())));
+    }
     draw_values.map(Command::Draw).parse(i)
+}
+
+pub(super) fn undo_args(i: &str) -> PResult<'_, Command> {
+    alt((
+        end.map(|_| Command::Undo),
+        preceded(space1, terminated(tag("turn"), end)).map(|_| Command::UndoTurn),
+    ))
+    .parse(i)
+}
+
+/// A parsed command as the protocol version in force reads it: version 2 knows neither
+/// `draw 355` (a number, `draw 12` the value 12) nor `undo turn`, and answers them as it always
+/// has.
+pub fn in_version(command: Result<Command, ParseError>, version: u32) -> Result<Command, ParseError> {
+    if version >= 3 {
+        return command;
+    }
+    match command {
+        Ok(Command::DrawWord(digits)) => match parse_number::<u8>(&digits) {
+            Some(value) => Ok(Command::Draw(vec![value])),
+            None => Err(ParseError::OutOfRange {
+                command: "draw".to_owned(),
+                what: "tile value",
+                found: quote(&digits),
+            }),
+        },
+        Ok(Command::UndoTurn) => Err(ParseError::Expected {
+            command: "undo".to_owned(),
+            expected: "end of line",
+            found: quote("turn"),
+        }),
+        other => other,
+    }
 }
 
 pub(super) fn place_args(i: &str) -> PResult<'_, Command> {
@@ -693,7 +730,24 @@ mod tests {
         assert_eq!(ok("draw"), Command::Draw(vec![]));
         assert_eq!(ok("draw 3 5\t6"), Command::Draw(vec![3, 5, 6]));
         assert_eq!(err("draw 3,5").0, ErrorCode::SyntaxError);
-        assert_eq!(err("draw 256").0, ErrorCode::InvalidArgument);
+        assert_eq!(ok("draw 256"), Command::DrawWord("256".to_owned()));
+        assert_eq!(ok("draw 3 5"), Command::Draw(vec![3, 5]));
+        // Version 2 reads one word of digits as one number, as it always has.
+        let v2 = |line: &str| in_version(Ok(ok(line)), 2);
+        assert_eq!(v2("draw 256").map_err(|e| e.code()), Err(ErrorCode::InvalidArgument));
+        assert_eq!(v2("draw 12"), Ok(Command::Draw(vec![12])));
+        assert_eq!(in_version(Ok(ok("draw 355")), 3), Ok(Command::DrawWord("355".to_owned())));
+    }
+
+    #[test]
+    fn undo_turn_is_version_3() {
+        assert_eq!(ok("undo"), Command::Undo);
+        assert_eq!(ok("undo  turn"), Command::UndoTurn);
+        assert_eq!(err("undo turns").0, ErrorCode::SyntaxError);
+        assert_eq!(err("undo turn 2").0, ErrorCode::SyntaxError);
+        let v2 = in_version(Ok(Command::UndoTurn), 2).map_err(|e| e.to_string());
+        assert_eq!(v2, Err("undo: expected end of line, found 'turn'".to_owned()));
+        assert_eq!(in_version(Ok(Command::UndoTurn), 3), Ok(Command::UndoTurn));
     }
 
     #[test]

@@ -192,7 +192,7 @@ pub const COMMANDS: &[CommandDef] = &[
         help: "take back the last draw or move (the last 10000)",
         class: Class::Changes,
         relay: Relay::Bare,
-        parse: |i| parse::bare(i, Command::Undo),
+        parse: parse::undo_args,
     },
     CommandDef {
         word: "legal",

@@ -118,8 +118,9 @@ impl From<MoveError> for Failure {
 pub enum Payload {
     /// Lines of text (joined by `\n`, possibly empty).
     Text(String),
-    /// `points <n> crosses <k>`: what a move scores (`place`, `score <move>`).
-    MoveScore { points: u32, crosses: u32 },
+    /// `points <n> crosses <k>`: what a move scores (`place`, `score <move>`); in version 3
+    /// then `boxes <boxes>`, the boxes of the sheet it fills.
+    MoveScore { points: u32, crosses: u32, boxes: Option<String> },
     /// `bestmove <move> score <s> nodes <n>`: what a `go` found.
     BestMove { best: Move, score: f64, nodes: u64 },
     /// `<n>`, or `<n> stopped` when `stop` ended the count early (`perft`, `legal count`).
@@ -144,7 +145,13 @@ impl fmt::Display for Payload {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Payload::Text(text) => write_lines(f, text),
-            Payload::MoveScore { points, crosses } => write!(f, "points {points} crosses {crosses}"),
+            Payload::MoveScore { points, crosses, boxes } => {
+                write!(f, "points {points} crosses {crosses}")?;
+                match boxes {
+                    Some(boxes) => write!(f, " boxes {boxes}"),
+                    None => Ok(()),
+                }
+            }
             Payload::BestMove { best, score, nodes } => {
                 write!(f, "bestmove {best} score {score:.2} nodes {nodes}")
             }

@@ -26,7 +26,7 @@ use super::command::{Command, Id};
 use super::engine::{Effect, Engine};
 use super::input::RawLine;
 use super::job::{Job, Lane};
-use super::parse::{parse_line, Line, ParseError};
+use super::parse::{in_version, parse_line, Line, ParseError};
 use super::reason::Reason;
 use super::response::{Failure, InfoLine, Response};
 
@@ -234,7 +234,7 @@ impl Session {
             Line::Ignored => return,
             Line::Request { id, command } => (id, command),
         };
-        let command = match command {
+        let command = match in_version(command, self.engine.protocol()) {
             Ok(command) => command,
             Err(e) => {
                 if self.holds_lines() {

@@ -2,14 +2,14 @@
 
 use std::fmt::Write;
 
-use crate::rules::{Phase, Position, Square, Variant};
+use crate::rules::{Phase, Position, Square, Tiles, Variant};
 
 /// The picture of a position, several lines, none empty: the state of the turn first, then the
 /// board with its coordinates, the bag, the hands and the sheets.
 ///
 /// Squares: a digit is a tile, `.` an empty cell, `:` an empty double (extra) cell, `*` the empty
-/// centre; blank is no cell.
-pub fn picture(position: &Position) -> String {
+/// centre; blank is no cell. A hand is written `3 5 5`, or with `one_word` (version 3) `355`.
+pub fn picture(position: &Position, one_word: bool) -> String {
     let geometry = position.board().geometry();
     let side = geometry.side();
     let mut out = String::new();
@@ -47,8 +47,7 @@ pub fn picture(position: &Position) -> String {
         let _ = writeln!(out, "bag {} tiles", position.bag().len());
     }
     for s in 0..usize::from(rules.players) {
-        let hand: Vec<String> = position.hand(s).values().map(|v| v.to_string()).collect();
-        let hand = if hand.is_empty() { "-".to_owned() } else { hand.join(" ") };
+        let hand = hand_text(*position.hand(s), one_word);
         let marker = if s + 1 == seat && position.phase() != Phase::Over { " (to move)" } else { "" };
         let _ = writeln!(out, "player {}{marker}: hand {hand}", s + 1);
     }
@@ -65,4 +64,14 @@ pub fn picture(position: &Position) -> String {
         }
     }
     out.trim_end().to_owned()
+}
+
+/// A hand as `draw` and `show` write it: its values smallest first joined by single spaces, or
+/// with `one_word` (version 3) one word, `355`; `-` when empty.
+pub fn hand_text(hand: Tiles, one_word: bool) -> String {
+    if one_word || hand.is_empty() {
+        hand.to_string()
+    } else {
+        hand.values().map(|v| v.to_string()).collect::<Vec<_>>().join(" ")
+    }
 }

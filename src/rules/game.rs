@@ -71,6 +71,36 @@ impl Game {
         Ok(values)
     }
 
+    /// [`Game::draw_random`] with the rounds of the classic start draw
+    /// ([`Position::draw_random_seen`]).
+    ///
+    /// # Errors
+    /// As [`Position::draw_random`]; nothing changes then.
+    pub fn draw_random_seen(&mut self, rng: &mut impl Rng) -> Result<(Vec<u8>, Vec<Vec<u8>>), DrawError> {
+        let before = self.position.clone();
+        let drawn = self.position.draw_random_seen(rng)?;
+        self.remember(before, None);
+        Ok(drawn)
+    }
+
+    /// How many [`Game::undo`]s take back a turn: the draw of the turn under way, if it is drawn,
+    /// then the last move and the draw before it, as far as the history holds them. 0 when the
+    /// history holds no step.
+    pub fn turn_steps(&self) -> usize {
+        let mut steps = self.moves.iter().rev().peekable();
+        let mut count = 0;
+        if steps.next_if(|mv| mv.is_none()).is_some() {
+            count += 1;
+        }
+        if steps.next_if(|mv| mv.is_some()).is_some() {
+            count += 1;
+            if steps.next_if(|mv| mv.is_none()).is_some() {
+                count += 1;
+            }
+        }
+        count
+    }
+
     /// Checks and plays a move.
     ///
     /// # Errors
@@ -100,5 +130,60 @@ impl Game {
         self.position = self.history.pop_back().ok_or(UndoError)?;
         self.moves.pop_back();
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+    use crate::rules::Variant;
+
+    #[test]
+    fn the_start_draw_shows_its_rounds_and_seat_1_keeps_the_highest_of_the_last() {
+        for seed in 0..200 {
+            for players in [2, 3, 6] {
+                let rules = Rules::new(Variant::Classic, players).unwrap();
+                let mut game = Game::new(rules.clone());
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                let (values, rounds) = game.draw_random_seen(&mut rng).unwrap();
+                // The same generator draws the same values without the rounds.
+                let again = Game::new(rules).draw_random(&mut ChaCha8Rng::seed_from_u64(seed)).unwrap();
+                assert_eq!(values, again);
+                assert_eq!(rounds[0].len(), usize::from(players));
+                for pair in rounds.windows(2) {
+                    let best = pair[0][0];
+                    assert!(pair[0].iter().all(|&v| v <= best));
+                    assert_eq!(pair[1].len(), pair[0].iter().filter(|&&v| v == best).count());
+                }
+                let last = rounds.last().unwrap();
+                assert!(last[1..].iter().all(|&v| v < last[0]), "seed {seed}: {rounds:?}");
+                assert_eq!(values[0], last[0]);
+                // Later draws have no rounds.
+                let mv = game.position().movegen().legal_moves()[0].clone();
+                game.play(&mv).unwrap();
+                assert!(game.draw_random_seen(&mut rng).unwrap().1.is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn a_turn_is_the_draw_under_way_then_the_last_move_and_its_draw() {
+        let mut game = Game::new(Rules::new(Variant::Classic, 2).unwrap());
+        assert_eq!(game.turn_steps(), 0);
+        game.draw(&[1, 2, 3]).unwrap();
+        assert_eq!(game.turn_steps(), 1);
+        let mv = game.position().movegen().legal_moves()[0].clone();
+        game.play(&mv).unwrap();
+        assert_eq!(game.turn_steps(), 2);
+        game.draw(&[4, 5]).unwrap();
+        assert_eq!(game.turn_steps(), 3);
+        for _ in 0..3 {
+            game.undo().unwrap();
+        }
+        assert_eq!(game.position().turn(), 1);
+        assert_eq!(game.turn_steps(), 0);
     }
 }

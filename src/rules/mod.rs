@@ -27,8 +27,8 @@ pub use movegen::{Extensions, MoveGen};
 pub use moves::{Move, Placement};
 pub use number::parse_number;
 pub use options::{
-    CenterCross, ForcedDouble, KidsScoring, Leftovers, MustPlace, OptionError, OptionKind, OptionSpec,
-    Preset, RuleOption, Rules, Switch, Variant,
+    option_table, CenterCross, ForcedDouble, KidsScoring, Leftovers, MustPlace, OptionDef, OptionError,
+    OptionKind, OptionSpec, Preset, Rules, Switch, Variant, RULE_OPTIONS,
 };
 pub use perft::{perft, perft_until};
 pub use position::{Phase, Position, Standing};

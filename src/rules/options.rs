@@ -1,6 +1,6 @@
 //! The rules of a game as plain data: the variant, the player count and every rule option of
 //! docs/rules.md (its section 7 lists them). Each option is named, parsed, printed and described
-//! in one table ([`RuleOption`]), which serves `newgame`, the position line, and the description
+//! in one table ([`RULE_OPTIONS`]), which serves `newgame`, the position line, and the description
 //! a new-game dialog reads ([`option_specs`]).
 
 use std::fmt;
@@ -170,42 +170,11 @@ impl Switch {
 }
 
 impl Preset {
-    /// The four options the preset sets.
-    fn fields(self) -> (CenterCross, MustPlace, ForcedDouble, Leftovers) {
-        match self {
-            Preset::De => (CenterCross::Scoring, MustPlace::Maximum, ForcedDouble::Allow, Leftovers::De),
-            Preset::Cz3 => (CenterCross::Never, MustPlace::Maximal, ForcedDouble::Allow, Leftovers::Cz3),
-            Preset::Cz4 => (CenterCross::Always, MustPlace::Maximal, ForcedDouble::Forbid, Leftovers::Cz4),
-        }
-    }
-}
-
-choice! {
-    /// A rule option of `newgame` and the position line, in the order the position line writes
-    /// them (each variant writes those that apply to it; the preset `rules` is written expanded).
-    RuleOption {
-        /// `rules=de|cz3|cz4`: a classic preset, applied before the single options.
-        Rules = "rules",
-        /// Kids: `points` or `dots`.
-        Scoring = "scoring",
-        /// Dice: the side of the board, odd.
-        Size = "size",
-        /// Dice: whether a number needs an occupied neighbour.
-        Adjacent = "adjacent",
-        /// Classic: who earns the centre's cross.
-        CenterCross = "center_cross",
-        /// How many tiles (numbers) a move must place.
-        MustPlace = "must_place",
-        /// Classic: whether a tile may go on a double cell without 10 to 12 when it fits nowhere else.
-        ForcedDouble = "forced_double",
-        /// Classic: what happens to kept tiles.
-        Leftovers = "leftovers",
-        /// Classic and dice: the row bonuses, by row.
-        Bonus = "bonus",
-        /// End after this many rounds (0: no limit).
-        Rounds = "rounds",
-        /// Classic: partners (seats 1+2, 3+4, 5+6) share a sheet.
-        Teams = "teams",
+    /// The options the preset sets, with their values, in the order of the position line: the
+    /// `presets` of [`RULE_OPTIONS`].
+    pub fn settings(self) -> Vec<(&'static OptionDef, &'static str)> {
+        let index = Preset::ALL.iter().position(|&p| p == self).unwrap_or(0);
+        RULE_OPTIONS.iter().filter_map(|def| Some((def, *def.presets?.get(index)?))).collect()
     }
 }
 
@@ -257,7 +226,7 @@ impl fmt::Display for OptionKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OptionSpec {
     /// The option.
-    pub option: RuleOption,
+    pub option: &'static OptionDef,
     /// Its default with the default player count ([`Rules::DEFAULT_PLAYERS`]).
     pub default: String,
     /// When the default depends on the player count: the default for 1, 2, ... 6 players.
@@ -272,7 +241,7 @@ impl fmt::Display for OptionSpec {
     /// `<name> default <value> <kind> [players <n>,<n>] [by_players <v>,<v>,...]`: the `rule`
     /// line of `variants` without its keyword.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} default {} {}", self.option, self.default, self.kind)?;
+        write!(f, "{} default {} {}", self.option.name, self.default, self.kind)?;
         if let Some(players) = self.players {
             let list: Vec<String> = players.iter().map(u8::to_string).collect();
             write!(f, " players {}", list.join(","))?;
@@ -284,111 +253,225 @@ impl fmt::Display for OptionSpec {
     }
 }
 
+/// One rule option, defined once: its name, the variants it applies to, the values it takes,
+/// the values the presets give it, its one-line explanation, and how it reads and writes
+/// [`Rules`]. `newgame`, the position line, `variants` and PROTOCOL.md's table of rule options
+/// follow from [`RULE_OPTIONS`]; the defaults are those of [`Rules::new`].
+#[derive(Clone, Copy)]
+pub struct OptionDef {
+    /// The name in `newgame` and the position line.
+    pub name: &'static str,
+    /// The variants it applies to.
+    pub variants: &'static [Variant],
+    /// The values it takes.
+    pub kind: OptionKind,
+    /// The values the presets `de`, `cz3`, `cz4` give it (in the order of [`Preset::ALL`]), when
+    /// they set it.
+    pub presets: Option<[&'static str; 3]>,
+    /// When it may be turned on only with some player counts (teams: 4 or 6), those counts.
+    pub players: Option<&'static [u8]>,
+    /// What it does, in one line.
+    pub help: &'static str,
+    /// Its value in these rules (the preset: the preset the rules match, if any).
+    get: fn(&Rules) -> Option<String>,
+    /// Sets it from a value [`OptionDef::kind`] accepts; `None` when the value cannot be read.
+    set: fn(&mut Rules, &str) -> Option<()>,
+}
+
+impl fmt::Debug for OptionDef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+impl PartialEq for OptionDef {
+    fn eq(&self, other: &OptionDef) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for OptionDef {}
+
+impl fmt::Display for OptionDef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
 /// The player counts teams allow.
 const TEAM_PLAYERS: &[u8] = &[4, 6];
 
 /// The most rows `bonus` may list.
 const MAX_BONUS_ROWS: usize = 64;
 
-impl RuleOption {
+const CLASSIC: &[Variant] = &[Variant::Classic];
+const ALL_VARIANTS: &[Variant] = &[Variant::Classic, Variant::Dice, Variant::Kids];
+
+/// Reads a choice value (a type of `choice!`).
+fn choice<T: FromStr>(value: &str) -> Option<T> {
+    value.parse().ok()
+}
+
+/// Every rule option, in the order the position line writes them (each variant writes those that
+/// apply to it; the preset `rules` is written expanded, as its options).
+pub static RULE_OPTIONS: [OptionDef; 11] = [
+    OptionDef {
+        name: "rules",
+        variants: CLASSIC,
+        kind: OptionKind::Choice(Preset::NAMES),
+        presets: None,
+        players: None,
+        help: "a preset: de (the German rules), cz3, cz4 (the Czech rules of the 3- and 4-player editions); sets the options with values under de / cz3 / cz4, before the single options",
+        get: |r| {
+            let matches =
+                |p: &Preset| p.settings().iter().all(|(def, value)| (def.get)(r).as_deref() == Some(*value));
+            Preset::ALL.iter().find(|p| matches(p)).map(ToString::to_string)
+        },
+        set: |r, v| {
+            for (def, value) in choice::<Preset>(v)?.settings() {
+                (def.set)(r, value)?;
+            }
+            Some(())
+        },
+    },
+    OptionDef {
+        name: "scoring",
+        variants: &[Variant::Kids],
+        kind: OptionKind::Choice(KidsScoring::NAMES),
+        presets: None,
+        players: None,
+        help: "points: 1, 2, 3 points for runs of 8, 9, 10, doubled for a move with a value on an extra cell; dots: a dot per run, the most dots in the 10 column win",
+        get: |r| Some(r.scoring.to_string()),
+        set: |r, v| choice(v).map(|x| r.scoring = x),
+    },
+    OptionDef {
+        name: "size",
+        variants: &[Variant::Dice],
+        kind: OptionKind::Odd { min: 3, max: 25 },
+        presets: None,
+        players: None,
+        help: "the side of the square board",
+        get: |r| Some(r.size.to_string()),
+        set: |r, v| parse_number(v).map(|x| r.size = x),
+    },
+    OptionDef {
+        name: "adjacent",
+        variants: &[Variant::Dice],
+        kind: OptionKind::Choice(Switch::NAMES),
+        presets: None,
+        players: None,
+        help: "on: a number goes next to an occupied cell; off: on any empty cell",
+        get: |r| Some(Switch::of(r.adjacent).to_string()),
+        set: |r, v| choice::<Switch>(v).map(|x| r.adjacent = x == Switch::On),
+    },
+    OptionDef {
+        name: "center_cross",
+        variants: CLASSIC,
+        kind: OptionKind::Choice(CenterCross::NAMES),
+        presets: Some(["scoring", "never", "always"]),
+        players: None,
+        help: "the centre's cross: scoring (the start move earns it with a run of 10 or more through the centre), always (the start move always does), never",
+        get: |r| Some(r.center_cross.to_string()),
+        set: |r, v| choice(v).map(|x| r.center_cross = x),
+    },
+    OptionDef {
+        name: "must_place",
+        variants: ALL_VARIANTS,
+        kind: OptionKind::Choice(MustPlace::NAMES),
+        presets: Some(["maximum", "maximal", "maximal"]),
+        players: None,
+        help: "maximum: a move places as many tiles as the largest legal move; maximal: a move to which no tile of the hand can be added",
+        get: |r| Some(r.must_place.to_string()),
+        set: |r, v| choice(v).map(|x| r.must_place = x),
+    },
+    OptionDef {
+        name: "forced_double",
+        variants: CLASSIC,
+        kind: OptionKind::Choice(ForcedDouble::NAMES),
+        presets: Some(["allow", "allow", "forbid"]),
+        players: None,
+        help: "allow: a tile that fits nowhere else may go on a double cell without a run of 10 to 12, earning no cross; forbid: never",
+        get: |r| Some(r.forced_double.to_string()),
+        set: |r, v| choice(v).map(|x| r.forced_double = x),
+    },
+    OptionDef {
+        name: "leftovers",
+        variants: CLASSIC,
+        kind: OptionKind::Choice(Leftovers::NAMES),
+        presets: Some(["de", "cz3", "cz4"]),
+        players: None,
+        help: "the draw after kept tiles: de (two or more kept of which one fits: none, else one), cz3 (kept tiles that fit: none, else one), cz4 (one while the hand is not empty)",
+        get: |r| Some(r.leftovers.to_string()),
+        set: |r, v| choice(v).map(|x| r.leftovers = x),
+    },
+    OptionDef {
+        name: "bonus",
+        variants: &[Variant::Classic, Variant::Dice],
+        kind: OptionKind::List { min: 0, max: 99, max_len: MAX_BONUS_ROWS },
+        presets: None,
+        players: None,
+        help: "the bonus of a full row, row by row from the top (1 to 64 values); rows past the list keep its last value",
+        get: |r| Some(r.bonus.iter().map(u8::to_string).collect::<Vec<_>>().join(",")),
+        set: |r, v| v.split(',').map(parse_number).collect::<Option<_>>().map(|x| r.bonus = x),
+    },
+    OptionDef {
+        name: "rounds",
+        variants: ALL_VARIANTS,
+        kind: OptionKind::Range { min: 0, max: 100_000 },
+        presets: None,
+        players: None,
+        help: "the game ends after this many rounds (0: no limit)",
+        get: |r| Some(r.rounds.to_string()),
+        set: |r, v| parse_number(v).map(|x| r.rounds = x),
+    },
+    OptionDef {
+        name: "teams",
+        variants: CLASSIC,
+        // The default first, as in every other choice.
+        kind: OptionKind::Choice(&["off", "on"]),
+        presets: None,
+        players: Some(TEAM_PLAYERS),
+        help: "on: partners (seats 1+2, 3+4, 5+6) write on one sheet",
+        get: |r| Some(Switch::of(r.teams).to_string()),
+        set: |r, v| choice::<Switch>(v).map(|x| r.teams = x == Switch::On),
+    },
+];
+
+impl OptionDef {
+    /// The option of this name.
+    pub fn find(name: &str) -> Option<&'static OptionDef> {
+        RULE_OPTIONS.iter().find(|def| def.name == name)
+    }
+
     /// Whether the option belongs to a variant.
-    pub fn applies_to(self, variant: Variant) -> bool {
-        match self {
-            RuleOption::Rules
-            | RuleOption::CenterCross
-            | RuleOption::ForcedDouble
-            | RuleOption::Leftovers
-            | RuleOption::Teams => variant == Variant::Classic,
-            RuleOption::Size | RuleOption::Adjacent => variant == Variant::Dice,
-            RuleOption::Scoring => variant == Variant::Kids,
-            RuleOption::Bonus => variant != Variant::Kids,
-            RuleOption::MustPlace | RuleOption::Rounds => true,
-        }
-    }
-
-    /// The values the option takes.
-    pub fn kind(self) -> OptionKind {
-        match self {
-            RuleOption::Rules => OptionKind::Choice(Preset::NAMES),
-            RuleOption::Scoring => OptionKind::Choice(KidsScoring::NAMES),
-            RuleOption::Size => OptionKind::Odd { min: 3, max: 25 },
-            RuleOption::Adjacent => OptionKind::Choice(Switch::NAMES),
-            // The default first, as in every other choice.
-            RuleOption::Teams => OptionKind::Choice(&["off", "on"]),
-            RuleOption::CenterCross => OptionKind::Choice(CenterCross::NAMES),
-            RuleOption::MustPlace => OptionKind::Choice(MustPlace::NAMES),
-            RuleOption::ForcedDouble => OptionKind::Choice(ForcedDouble::NAMES),
-            RuleOption::Leftovers => OptionKind::Choice(Leftovers::NAMES),
-            RuleOption::Bonus => OptionKind::List { min: 0, max: 99, max_len: MAX_BONUS_ROWS },
-            RuleOption::Rounds => OptionKind::Range { min: 0, max: 100_000 },
-        }
-    }
-
-    /// The player counts the option may be turned on with, when it is restricted (teams).
-    pub fn players(self) -> Option<&'static [u8]> {
-        (self == RuleOption::Teams).then_some(TEAM_PLAYERS)
+    pub fn applies_to(&self, variant: Variant) -> bool {
+        self.variants.contains(&variant)
     }
 
     /// Whether the position line writes the option (the preset is written expanded).
-    fn is_field(self) -> bool {
-        self != RuleOption::Rules
+    fn is_field(&self) -> bool {
+        self.name != "rules"
     }
 
     /// The option's value in these rules; for the preset, the preset the rules match, if any.
-    pub fn value(self, rules: &Rules) -> Option<String> {
-        let text = match self {
-            RuleOption::Rules => {
-                let fields = (rules.center_cross, rules.must_place, rules.forced_double, rules.leftovers);
-                return Preset::ALL.iter().find(|p| p.fields() == fields).map(ToString::to_string);
-            }
-            RuleOption::Scoring => rules.scoring.to_string(),
-            RuleOption::Size => rules.size.to_string(),
-            RuleOption::Adjacent => Switch::of(rules.adjacent).to_string(),
-            RuleOption::CenterCross => rules.center_cross.to_string(),
-            RuleOption::MustPlace => rules.must_place.to_string(),
-            RuleOption::ForcedDouble => rules.forced_double.to_string(),
-            RuleOption::Leftovers => rules.leftovers.to_string(),
-            RuleOption::Bonus => rules.bonus.iter().map(u8::to_string).collect::<Vec<_>>().join(","),
-            RuleOption::Rounds => rules.rounds.to_string(),
-            RuleOption::Teams => Switch::of(rules.teams).to_string(),
-        };
-        Some(text)
+    pub fn value(&self, rules: &Rules) -> Option<String> {
+        (self.get)(rules)
     }
 
-    /// Sets the option from its text. The value is checked against [`RuleOption::kind`] first,
+    /// Sets the option from its text. The value is checked against [`OptionDef::kind`] first,
     /// so what the description says is what is accepted.
-    fn set(self, rules: &mut Rules, value: &str) -> Result<(), OptionError> {
-        let bad = || OptionError::Value { key: self.name().to_string(), value: value.to_string() };
-        if !self.kind().accepts(value) {
+    fn set(&self, rules: &mut Rules, value: &str) -> Result<(), OptionError> {
+        let bad = || OptionError::Value { key: self.name.to_string(), value: value.to_string() };
+        if !self.kind.accepts(value) {
             return Err(bad());
         }
-        // `accepts` has checked every value below: a parse that fails still answers `bad`.
-        let choice = |_: ()| bad();
-        match self {
-            RuleOption::Rules => {
-                let preset: Preset = value.parse().map_err(choice)?;
-                (rules.center_cross, rules.must_place, rules.forced_double, rules.leftovers) =
-                    preset.fields();
-            }
-            RuleOption::Scoring => rules.scoring = value.parse().map_err(choice)?,
-            RuleOption::Size => rules.size = parse_number(value).ok_or_else(bad)?,
-            RuleOption::Adjacent => rules.adjacent = value.parse::<Switch>().map_err(choice)? == Switch::On,
-            RuleOption::CenterCross => rules.center_cross = value.parse().map_err(choice)?,
-            RuleOption::MustPlace => rules.must_place = value.parse().map_err(choice)?,
-            RuleOption::ForcedDouble => rules.forced_double = value.parse().map_err(choice)?,
-            RuleOption::Leftovers => rules.leftovers = value.parse().map_err(choice)?,
-            RuleOption::Bonus => {
-                rules.bonus = value.split(',').map(parse_number).collect::<Option<_>>().ok_or_else(bad)?
-            }
-            RuleOption::Rounds => rules.rounds = parse_number(value).ok_or_else(bad)?,
-            RuleOption::Teams => rules.teams = value.parse::<Switch>().map_err(choice)? == Switch::On,
-        }
-        Ok(())
+        // `accepts` has checked the value: a read that fails still answers `bad`.
+        (self.set)(rules, value).ok_or_else(bad)
     }
 
     /// The option as a new-game dialog sees it in a variant; its defaults are those of
     /// [`Rules::new`].
-    pub fn spec(self, variant: Variant) -> OptionSpec {
+    pub fn spec(&'static self, variant: Variant) -> OptionSpec {
         let default_of = |players: u8| {
             Rules::new(variant, players).ok().and_then(|rules| self.value(&rules)).unwrap_or_default()
         };
@@ -398,10 +481,40 @@ impl RuleOption {
             option: self,
             default: default_of(Rules::DEFAULT_PLAYERS),
             by_players,
-            kind: self.kind(),
-            players: self.players(),
+            kind: self.kind,
+            players: self.players,
         }
     }
+}
+
+/// PROTOCOL.md's table of rule options, as its section "Rule options" holds it: one row per
+/// option, from [`RULE_OPTIONS`] and the defaults of [`Rules::new`].
+pub fn option_table() -> String {
+    let mut lines = vec![
+        "| option | variants | values | default | de / cz3 / cz4 | what it does |".to_owned(),
+        "|---|---|---|---|---|---|".to_owned(),
+    ];
+    for def in &RULE_OPTIONS {
+        let variants: Vec<String> = def.variants.iter().map(ToString::to_string).collect();
+        let spec = def.spec(def.variants[0]);
+        let default = match &spec.by_players {
+            Some(values) => format!("`{}` for 1 to 6 players", values.join(",")),
+            None => format!("`{}`", spec.default),
+        };
+        let mut values = format!("`{}`", def.kind);
+        if let Some(players) = def.players {
+            let list: Vec<String> = players.iter().map(u8::to_string).collect();
+            values.push_str(&format!(", `on` with {} players", list.join(" or ")));
+        }
+        let presets = def.presets.map_or_else(|| "-".to_owned(), |p| format!("`{}`", p.join("` / `")));
+        lines.push(format!(
+            "| `{}` | {} | {values} | {default} | {presets} | {} |",
+            def.name,
+            variants.join(", "),
+            def.help
+        ));
+    }
+    lines.join("\n")
 }
 
 impl Variant {
@@ -413,7 +526,7 @@ impl Variant {
     /// Every rule option of the variant with its default and the values it takes, in the order
     /// of the position line (the preset first).
     pub fn option_specs(self) -> Vec<OptionSpec> {
-        RuleOption::ALL.iter().filter(|o| o.applies_to(self)).map(|o| o.spec(self)).collect()
+        RULE_OPTIONS.iter().filter(|o| o.applies_to(self)).map(|o| o.spec(self)).collect()
     }
 }
 
@@ -493,8 +606,7 @@ impl Rules {
             }
             seen.push(key);
         }
-        let (presets, singles): (Vec<_>, Vec<_>) =
-            options.into_iter().partition(|(key, _)| *key == RuleOption::Rules.name());
+        let (presets, singles): (Vec<_>, Vec<_>) = options.into_iter().partition(|(key, _)| *key == "rules");
         for (key, value) in presets.into_iter().chain(singles) {
             rules.set(key, value)?;
         }
@@ -507,7 +619,7 @@ impl Rules {
     /// Sets one option. Private: only [`Rules::with_options`] sets options, and checks afterwards
     /// what holds between them (teams need 4 or 6 players).
     fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
-        let option: RuleOption = key.parse().map_err(|_| OptionError::Unknown(key.to_string()))?;
+        let option = OptionDef::find(key).ok_or_else(|| OptionError::Unknown(key.to_string()))?;
         if !option.applies_to(self.variant) {
             return Err(OptionError::NotForVariant { key: key.to_string(), variant: self.variant });
         }
@@ -593,10 +705,10 @@ impl Rules {
 
     /// The options as `key=value` fields in the fixed order of the position line.
     pub fn option_fields(&self) -> Vec<(&'static str, String)> {
-        RuleOption::ALL
+        RULE_OPTIONS
             .iter()
             .filter(|o| o.is_field() && o.applies_to(self.variant))
-            .filter_map(|o| Some((o.name(), o.value(self)?)))
+            .filter_map(|o| Some((o.name, o.value(self)?)))
             .collect()
     }
 }
@@ -664,7 +776,7 @@ mod tests {
                     if let OptionKind::Choice(names) = spec.kind {
                         for name in names {
                             let mut changed = rules.clone();
-                            let result = changed.set(spec.option.name(), name);
+                            let result = changed.set(spec.option.name, name);
                             assert_eq!(result, Ok(()), "{} {name}", spec.option);
                             assert_eq!(spec.option.value(&changed).as_deref(), Some(*name));
                         }
@@ -712,10 +824,10 @@ mod tests {
 
     #[test]
     fn the_kinds_accept_exactly_what_the_setters_accept() {
-        let size = RuleOption::Size.kind();
+        let size = OptionDef::find("size").unwrap().kind;
         assert!(size.accepts("3") && size.accepts("25") && !size.accepts("4") && !size.accepts("27"));
         assert!(!size.accepts("+5") && !size.accepts(""));
-        let bonus = RuleOption::Bonus.kind();
+        let bonus = OptionDef::find("bonus").unwrap().kind;
         assert!(bonus.accepts("0,99") && !bonus.accepts("3,,4") && !bonus.accepts("100"));
         assert!(bonus.accepts(&vec!["1"; 64].join(",")) && !bonus.accepts(&vec!["1"; 65].join(",")));
     }

@@ -60,6 +60,8 @@ pub struct Standing {
     /// Rows minus the pips still in hand (classic); kids' dots: the dots of the 10 column.
     pub total: i64,
     pub hand: Tiles,
+    /// The hand of each seat of [`Standing::seats`], in the same order (a team's two hands).
+    pub seat_hands: Vec<Tiles>,
     pub sheet: Sheet,
     /// Each sheet row's total as it counts now, in sheet order.
     pub rows: Vec<u32>,
@@ -71,10 +73,14 @@ pub struct Standing {
 
 impl fmt::Display for Standing {
     /// `player <n> total <t> hand <values joined by , or -> sheet <rows> rows <row totals
-    /// joined by / or none>`; a team's line (`team <n> ...`) ends with `seats <a>,<b>`.
+    /// joined by / or none>`; a team's line (`team <n> ...`) ends with `seats <a>,<b>`. The
+    /// alternate form (`{:#}`, protocol version 3) writes a hand as one word, `355`, and a
+    /// team's hand as the hands of its seats in the order of `seats`, joined by `/` (`355/-`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let hand = if self.hand.is_empty() {
-            "-".to_string()
+        let hand = if f.alternate() {
+            self.seat_hands.iter().map(Tiles::to_string).collect::<Vec<_>>().join("/")
+        } else if self.hand.is_empty() {
+            self.hand.to_string()
         } else {
             self.hand.values().map(|v| v.to_string()).collect::<Vec<_>>().join(",")
         };
@@ -241,10 +247,22 @@ impl Position {
     /// # Errors
     /// Not the time for a draw.
     pub fn draw_random(&mut self, rng: &mut impl Rng) -> Result<Vec<u8>, DrawError> {
+        self.draw_random_seen(rng).map(|(values, _)| values)
+    }
+
+    /// [`Position::draw_random`], with the rounds of the classic start draw when this was it:
+    /// each round the tiles the players still in it drew, in seat order (the first round every
+    /// seat, a later one the seats that tied for the highest); seat 1 drew the highest tile of the
+    /// last round, which it keeps (seats are numbered from the start player). Empty otherwise.
+    ///
+    /// # Errors
+    /// Not the time for a draw.
+    pub fn draw_random_seen(&mut self, rng: &mut impl Rng) -> Result<(Vec<u8>, Vec<Vec<u8>>), DrawError> {
         self.draw_allowed()?;
         let n = self.draw_count();
+        let mut rounds = Vec::new();
         let values = match self.rules.variant {
-            Variant::Classic if self.board.count() == 0 && n == 3 => self.start_draw(rng),
+            Variant::Classic if self.board.count() == 0 && n == 3 => self.start_draw(rng, &mut rounds),
             Variant::Classic => {
                 let mut bag = self.bag;
                 (0..n).filter_map(|_| bag.take_random(rng)).collect()
@@ -252,18 +270,24 @@ impl Position {
             _ => (0..n).map(|_| rng.random_range(self.rules.min_value()..=self.rules.max_value())).collect(),
         };
         self.draw(&values)?;
-        Ok(values)
+        Ok((values, rounds))
     }
 
     /// The start draw: one tile per player, the tied highest draw again; the deciding tile is
-    /// kept, the others go back, and two more join it.
-    fn start_draw(&self, rng: &mut impl Rng) -> Vec<u8> {
+    /// kept, the others go back, and two more join it. Each round's tiles go to `rounds`, the
+    /// highest first (seat 1's), the others in the order drawn.
+    fn start_draw(&self, rng: &mut impl Rng, rounds: &mut Vec<Vec<u8>>) -> Vec<u8> {
         let mut bag = self.bag;
         let mut contenders = usize::from(self.rules.players);
         let kept = loop {
-            let draws: Vec<u8> = (0..contenders).filter_map(|_| bag.take_random(rng)).collect();
+            let mut draws: Vec<u8> = (0..contenders).filter_map(|_| bag.take_random(rng)).collect();
             let best = draws.iter().copied().max().unwrap_or(1);
             let tied = draws.iter().filter(|&&v| v == best).count();
+            if let Some(first) = draws.iter().position(|&v| v == best) {
+                let top = draws.remove(first);
+                draws.insert(0, top);
+            }
+            rounds.push(draws);
             if tied <= 1 || bag.len() < tied {
                 break best;
             }
@@ -431,6 +455,7 @@ impl Position {
                     number: i + 1,
                     total,
                     hand,
+                    seat_hands: seats.iter().map(|&s| self.hands[s]).collect(),
                     sheet: sheet.clone(),
                     rows: sheet.row_totals(&self.rules),
                     seats: seats.iter().map(|s| s + 1).collect(),

@@ -8,7 +8,7 @@ use super::error::SetupError;
 use super::geometry::Geometry;
 use super::moves::Placement;
 use super::number::parse_number;
-use super::options::{RuleOption, Rules, Variant};
+use super::options::{OptionDef, Rules, Variant, RULE_OPTIONS};
 use super::position::{Phase, Position};
 use super::sheet::Sheet;
 use super::tiles::{Tiles, VALUES};
@@ -73,7 +73,7 @@ impl Position {
     ) -> Result<Position, SetupError> {
         let mut fields: HashMap<&str, &str> = HashMap::new();
         for (key, value) in pairs {
-            if !(FIELDS.contains(&key) || key.parse::<RuleOption>().is_ok())
+            if !(FIELDS.contains(&key) || OptionDef::find(key).is_some())
                 || fields.insert(key, value).is_some()
             {
                 return Err(SetupError::Field(key.to_string()));
@@ -85,7 +85,7 @@ impl Position {
         let players: u8 =
             parse_number(field("players")?).ok_or_else(|| bad("players", "a number from 1 to 6"))?;
         let options: Vec<(&str, &str)> =
-            RuleOption::NAMES.iter().filter_map(|&k| fields.get(k).map(|&v| (k, v))).collect();
+            RULE_OPTIONS.iter().filter_map(|o| fields.get(o.name).map(|&v| (o.name, v))).collect();
         let rules = Rules::with_options(variant, players, options.iter().copied())?;
         let mut pos = Position::new(rules);
         let rules = pos.rules.clone();

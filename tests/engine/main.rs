@@ -10,4 +10,5 @@ mod fuzz;
 mod load;
 mod readme_session;
 mod search_limits;
+mod spec;
 mod transcripts;
