@@ -329,6 +329,51 @@ impl EngineProcess {
         self.child.try_wait().ok().flatten()
     }
 
+    /// Writes `bytes` to the engine's stdin as they are, no id added and no line end checked: the
+    /// conformance kit's malformed and id-less lines.
+    ///
+    /// # Errors
+    /// [`Fault::Crash`] when stdin is closed or the write fails.
+    pub fn send_raw(&mut self, bytes: &[u8]) -> Result<(), Fault> {
+        let stdin = self.stdin.as_mut().ok_or_else(|| Fault::Crash("stdin is closed".to_string()))?;
+        let written = stdin.write_all(bytes).and_then(|()| stdin.flush());
+        written.map_err(|e| self.crashed(&format!("writing to stdin: {e}")))
+    }
+
+    /// Closes the engine's stdin: the end of input.
+    pub fn close_stdin(&mut self) {
+        drop(self.stdin.take());
+    }
+
+    /// The next line of output (without its line end) within `timeout`, whatever it is; `what`
+    /// names what was awaited in a fault.
+    ///
+    /// # Errors
+    /// [`Fault::Timeout`], [`Fault::Crash`] when stdout closed, [`Fault::Garbage`] for a line that
+    /// is not UTF-8 or too long.
+    pub fn read_line(&mut self, timeout: Duration, what: &str) -> Result<String, Fault> {
+        self.next_line(Instant::now().checked_add(timeout), what, timeout)
+    }
+
+    /// Waits up to `timeout` for the process to exit; its exit status when it has (it is then
+    /// reaped, and what it started is killed).
+    pub fn wait_exit(&mut self, timeout: Duration) -> Option<ExitStatus> {
+        if let Some(status) = self.status {
+            return Some(status);
+        }
+        let until = Instant::now() + timeout;
+        loop {
+            if let Some(status) = self.exited() {
+                self.status = Some(status);
+                return Some(status);
+            }
+            if Instant::now() >= until {
+                return None;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+    }
+
     /// Asks the engine to quit, waits briefly, then kills it.
     pub fn quit(mut self) {
         if let Some(mut stdin) = self.stdin.take() {
