@@ -13,6 +13,13 @@ use crate::referee::{clip, deal_and_play, End, Fault};
 
 type Checked = Result<(), Failure>;
 
+/// A group of checks, run on a fresh engine process.
+type Group = fn(&mut Session, &Config, &mut Report) -> Checked;
+
+/// A framing case: the bytes sent, the id the answer echoes, its code and version-3 key, and what
+/// it shows.
+type FramingCase = (&'static [u8], Option<&'static str>, &'static str, &'static str, &'static str);
+
 /// The commands of version 2 every engine must list (PROTOCOL.md, "Commands").
 const REQUIRED: [&str; 27] = [
     "protocol_version",
@@ -135,7 +142,7 @@ pub fn run(config: &Config) -> Result<super::Report, Unrunnable> {
     let mut report = Report::default();
     let version = start(config, &mut report)?;
     report.version = version;
-    let groups: [(&str, fn(&mut Session, &Config, &mut Report) -> Checked); 9] = [
+    let groups: [(&str, Group); 9] = [
         ("framing", framing),
         ("bad input", bad_input),
         ("commands", commands),
@@ -263,7 +270,7 @@ fn framing(e: &mut Session, _: &Config, report: &mut Report) -> Checked {
     e.send_raw(b"\n \t \n# a comment\n   # another\n9 isready\n")?;
     let r = e.response(Some("9"), false, FRAMING)?;
     report.check("framing: empty, blank and # lines get no response", payload_is(&r, "readyok", FRAMING));
-    let cases: [(&[u8], Option<&str>, &str, &str, &str); 4] = [
+    let cases: [FramingCase; 4] = [
         (b"1234567890 name\n", None, "syntax_error", "bad_id", "an id of 10 digits is refused without an id"),
         (b"42\n", Some("42"), "syntax_error", "missing_command", "an id alone is a syntax error"),
         (b"-1 isready\n", None, "unknown_command", "unknown_command", "-1 is a command word, not an id"),

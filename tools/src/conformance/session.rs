@@ -81,7 +81,8 @@ impl Response {
         let first = self.lines.first().map(String::as_str).unwrap_or("");
         let more =
             if self.lines.len() > 1 { format!(" (+{} lines)", self.lines.len() - 1) } else { String::new() };
-        format!("'{sign}{} {}'{more}", self.id, clip(first))
+        let gap = if first.is_empty() { "" } else { " " };
+        format!("'{sign}{}{gap}{}'{more}", self.id, clip(first))
     }
 }
 
@@ -162,7 +163,15 @@ impl Session {
         what: &str,
         section: &'static str,
     ) -> Result<String, Failure> {
-        self.engine.read_line(timeout, what).map_err(|f| Failure::new(section, describe(&f)))
+        self.engine.read_line(timeout, what).map_err(|f| {
+            let said = match f {
+                Fault::Timeout(_) => {
+                    format!("nothing within {} ms while waiting for {what}", timeout.as_millis())
+                }
+                other => describe(&other),
+            };
+            Failure::new(section, said)
+        })
     }
 
     /// Waits up to `timeout` for the process to exit; its exit code (`Some(-1)` when a signal
@@ -342,7 +351,6 @@ impl Session {
 /// A fault of the engine in words.
 fn describe(fault: &Fault) -> String {
     match fault {
-        Fault::Timeout(d) => format!("timeout: {d}"),
         Fault::Crash(d) => format!("the engine ended: {d}"),
         Fault::Garbage(d) => format!("unreadable output: {d}"),
         other => other.to_string(),
