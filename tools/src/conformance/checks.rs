@@ -78,7 +78,27 @@ const fn refusal(
 }
 
 /// Refused at the start of a classic game of two, while the first draw is due.
-const WHILE_DRAW_DUE: [Refusal; 31] = [
+const WHILE_DRAW_DUE: &[Refusal] = &[
+    refusal("status x", "syntax_error", "bad_syntax", s::STATUS),
+    refusal("geometry x", "syntax_error", "bad_syntax", s::GEOMETRY),
+    refusal("variants x", "syntax_error", "bad_syntax", s::VARIANTS),
+    refusal("history x", "syntax_error", "bad_syntax", s::HISTORY),
+    refusal("show x", "syntax_error", "bad_syntax", s::SHOW),
+    refusal("options x", "syntax_error", "bad_syntax", s::OPTIONS),
+    refusal("setoption name", "syntax_error", "bad_syntax", s::OPTIONS),
+    refusal("bench x", "syntax_error", "bad_syntax", s::BENCH),
+    refusal("isready x", "syntax_error", "bad_syntax", s::ABOUT),
+    refusal("stop x", "syntax_error", "bad_syntax", s::STOP),
+    refusal("help x", "syntax_error", "bad_syntax", s::ABOUT),
+    refusal("version x", "syntax_error", "bad_syntax", s::ABOUT),
+    refusal("list_commands x", "syntax_error", "bad_syntax", s::ABOUT),
+    refusal("protocol_version x", "syntax_error", "bad_syntax", s::ABOUT),
+    refusal("quit x", "syntax_error", "bad_syntax", s::ABOUT),
+    refusal("undo x", "syntax_error", "bad_syntax", s::UNDO),
+    refusal("legal x", "syntax_error", "bad_syntax", s::LEGAL),
+    refusal("score 1@h8 x", "syntax_error", "bad_syntax", s::SCORE),
+    refusal("next 1@h8 2@h9", "syntax_error", "bad_syntax", s::NEXT),
+    refusal("perft", "syntax_error", "bad_syntax", s::PERFT),
     refusal("name extra", "syntax_error", "bad_syntax", s::ABOUT),
     refusal("known_command", "syntax_error", "bad_syntax", s::ABOUT),
     refusal("newgame players 9", "invalid_argument", "player_count", s::NEWGAME),
@@ -114,16 +134,17 @@ const WHILE_DRAW_DUE: [Refusal; 31] = [
 
 /// Refused in version 3 only, while the first draw is due: where version 2 answers otherwise
 /// or has no such command.
-const WHILE_DRAW_DUE_V3: [Refusal; 2] = [
+const WHILE_DRAW_DUE_V3: &[Refusal] = &[
+    refusal("protocol", "syntax_error", "bad_syntax", s::VERSION_3),
     refusal("go inc 5", "invalid_argument", "clock_arguments", s::VERSION_3),
     refusal("protocol 4", "invalid_argument", "unsupported_version", s::VERSION_3),
 ];
 
 /// Refused in version 2 only, while the first draw is due: `go` checks the phase first.
-const WHILE_DRAW_DUE_V2: [Refusal; 1] = [refusal("go inc 5", "illegal_move", "draw_due", s::GO)];
+const WHILE_DRAW_DUE_V2: &[Refusal] = &[refusal("go inc 5", "illegal_move", "draw_due", s::GO)];
 
 /// Refused after `draw 1 2 3` at the start of a classic game of two.
-const WITH_HAND_123: [Refusal; 11] = [
+const WITH_HAND_123: &[Refusal] = &[
     refusal("draw", "illegal_draw", "move_due", s::DRAW),
     refusal("place 1@h9,2@h10,3@h11", "illegal_move", "off_centre", s::PLACE),
     refusal("place 3@h8", "illegal_move", "too_few", s::PLACE),
@@ -532,7 +553,7 @@ fn points_and_crosses(lines: &[String], section: &'static str) -> Checked {
 fn refusals(e: &mut Session, _: &Config, report: &mut Report) -> Checked {
     let v = e.version;
     e.ok("newgame seed 1", s::NEWGAME)?;
-    let extra: &[Refusal] = if v >= 3 { &WHILE_DRAW_DUE_V3 } else { &WHILE_DRAW_DUE_V2 };
+    let extra: &[Refusal] = if v >= 3 { WHILE_DRAW_DUE_V3 } else { WHILE_DRAW_DUE_V2 };
     refuse_all(e, report, WHILE_DRAW_DUE.iter().chain(extra))?;
     e.ok("draw 1 2 3", s::DRAW)?;
     refuse_all(e, report, WITH_HAND_123.iter())
@@ -637,6 +658,10 @@ fn go(e: &mut Session, config: &Config, report: &mut Report) -> Checked {
     e.send(&format!("{id} go depth 1"))?;
     let r = e.response(Some(&id), true, s::GO)?;
     report.check("go: go depth 1 answers a legal bestmove", bestmove(&r, &position).map(|_| ()));
+    for (job, section) in [("bench", s::BENCH), ("perft 6", s::PERFT)] {
+        let result = stopped_job(e, job, section);
+        report.check(format!("stop: a {job} stopped answers what it has"), result);
+    }
     let after = e.ok("position", s::POSITION)?.join(" ");
     report.check(
         "go: go never changes the game",
@@ -763,6 +788,45 @@ fn quit(e: &mut Session, config: &Config, report: &mut Report) -> Checked {
     );
     report.check("quit: and the engine exits with status 0", exits(&mut e, config));
     Ok(())
+}
+
+/// `job` then `stop` at once: both answered (in either order), the job with its figures, ending
+/// in `stopped` when the stop came before its end (`bench`: `nodes <n> nps <n>`; `perft`: a
+/// count).
+fn stopped_job(e: &mut Session, job: &str, section: &'static str) -> Checked {
+    let (job_id, stop_id) = (e.fresh_id(), e.fresh_id());
+    e.send(&format!("{job_id} {job}\n{stop_id} stop"))?;
+    let timeout = e.timeout;
+    let mut answer = None;
+    for _ in 0..2 {
+        let r = e.response_of(timeout, &[&job_id, &stop_id], false, section)?;
+        if r.id == job_id {
+            answer = Some(r);
+        }
+    }
+    let r = answer.ok_or_else(|| Failure::new(section, format!("{job} got no answer")))?;
+    let words: Vec<&str> = r.lines.first().map(|l| l.split_whitespace().collect()).unwrap_or_default();
+    let figures = match words.last() {
+        Some(&"stopped") => &words[..words.len() - 1],
+        _ => &words[..],
+    };
+    let number = |w: &&str| w.parse::<u64>().is_ok();
+    let fits = r.ok
+        && r.lines.len() == 1
+        && match job {
+            "bench" => {
+                figures.len() == 4
+                    && figures[0] == "nodes"
+                    && figures[2] == "nps"
+                    && figures.iter().skip(1).step_by(2).all(number)
+            }
+            _ => figures.len() == 1 && figures.iter().all(number),
+        };
+    if fits {
+        Ok(())
+    } else {
+        Err(Failure::new(section, format!("{job} stopped answered {}", r.shown())))
+    }
 }
 
 /// The engine exits with status 0 within the read timeout.

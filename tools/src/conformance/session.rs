@@ -3,6 +3,10 @@
 //! payload running to one empty line), and every read has a deadline. The process itself is the
 //! referee's [`EngineProcess`]: started by `sh -c` in a process group of its own, killed on drop.
 
+use std::io::Write;
+use std::process::ChildStdin;
+use std::sync::{mpsc, Arc, Mutex, PoisonError};
+use std::thread;
 use std::time::Duration;
 
 use crate::referee::{clip, EngineProcess, Fault};
@@ -86,9 +90,51 @@ impl Response {
     }
 }
 
+/// The engine's stdin, written by a thread of its own: a write never blocks the kit, even when
+/// the engine has stopped reading and the pipe is full. Dropping it closes stdin.
+struct Writer {
+    lines: Option<mpsc::Sender<Vec<u8>>>,
+    /// The first write that failed.
+    failed: Arc<Mutex<Option<String>>>,
+}
+
+impl Writer {
+    fn new(stdin: Option<ChildStdin>) -> Writer {
+        let (tx, rx) = mpsc::channel::<Vec<u8>>();
+        let failed = Arc::new(Mutex::new(None));
+        let told = Arc::clone(&failed);
+        thread::spawn(move || {
+            let Some(mut stdin) = stdin else {
+                *told.lock().unwrap_or_else(PoisonError::into_inner) = Some("stdin is closed".to_string());
+                return;
+            };
+            for bytes in rx {
+                if let Err(e) = stdin.write_all(&bytes).and_then(|()| stdin.flush()) {
+                    *told.lock().unwrap_or_else(PoisonError::into_inner) =
+                        Some(format!("writing to stdin: {e}"));
+                    return;
+                }
+            }
+        });
+        Writer { lines: Some(tx), failed }
+    }
+
+    fn send(&self, bytes: &[u8]) -> Result<(), String> {
+        if let Some(e) = self.failed.lock().unwrap_or_else(PoisonError::into_inner).clone() {
+            return Err(e);
+        }
+        let sent = self.lines.as_ref().map(|tx| tx.send(bytes.to_vec()));
+        match sent {
+            Some(Ok(())) => Ok(()),
+            _ => Err("stdin is closed".to_string()),
+        }
+    }
+}
+
 /// A running engine under test and the protocol version spoken with it.
 pub struct Session {
     engine: EngineProcess,
+    writer: Writer,
     /// 2 or 3.
     pub version: u8,
     /// The deadline of every read.
@@ -103,8 +149,9 @@ impl Session {
     /// [`Fault::Spawn`] when it cannot be started; any fault of its answer to `protocol 3` (as a
     /// failure of "Version 3") comes from the first request instead.
     pub fn start(command: &str, version: u8, timeout: Duration) -> Result<Session, Fault> {
-        let engine = EngineProcess::spawn(command)?;
-        let mut session = Session { engine, version: 2, timeout, next_id: 1 };
+        let mut engine = EngineProcess::spawn(command)?;
+        let writer = Writer::new(engine.take_stdin());
+        let mut session = Session { engine, writer, version: 2, timeout, next_id: 1 };
         if version == 3 {
             session.version = 3;
             session.send("0 protocol 3").map_err(|f| Fault::Crash(f.what))?;
@@ -136,12 +183,12 @@ impl Session {
     /// # Errors
     /// As [`Session::send`].
     pub fn send_raw(&mut self, bytes: &[u8]) -> Result<(), Failure> {
-        self.engine.send_raw(bytes).map_err(|f| Failure::new(sections::FRAMING, f.to_string()))
+        self.writer.send(bytes).map_err(|e| Failure::new(sections::FRAMING, format!("the engine ended: {e}")))
     }
 
-    /// Closes the engine's stdin.
+    /// Closes the engine's stdin once what was sent is written.
     pub fn close_stdin(&mut self) {
-        self.engine.close_stdin();
+        self.writer.lines = None;
     }
 
     /// The next output line within the session's timeout.

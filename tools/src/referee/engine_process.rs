@@ -329,20 +329,11 @@ impl EngineProcess {
         self.child.try_wait().ok().flatten()
     }
 
-    /// Writes `bytes` to the engine's stdin as they are, no id added and no line end checked: the
-    /// conformance kit's malformed and id-less lines.
-    ///
-    /// # Errors
-    /// [`Fault::Crash`] when stdin is closed or the write fails.
-    pub fn send_raw(&mut self, bytes: &[u8]) -> Result<(), Fault> {
-        let stdin = self.stdin.as_mut().ok_or_else(|| Fault::Crash("stdin is closed".to_string()))?;
-        let written = stdin.write_all(bytes).and_then(|()| stdin.flush());
-        written.map_err(|e| self.crashed(&format!("writing to stdin: {e}")))
-    }
-
-    /// Closes the engine's stdin: the end of input.
-    pub fn close_stdin(&mut self) {
-        drop(self.stdin.take());
+    /// Takes the engine's stdin out, for a writer of its own (the conformance kit writes on a
+    /// thread, so that an engine that stops reading never blocks it); [`EngineProcess::request`]
+    /// then fails as on a closed stdin.
+    pub fn take_stdin(&mut self) -> Option<ChildStdin> {
+        self.stdin.take()
     }
 
     /// The next line of output (without its line end) within `timeout`, whatever it is; `what`
