@@ -386,6 +386,19 @@ fn commands(e: &mut Session, _: &Config, report: &mut Report) -> Checked {
             report.notes.push(format!("the command '{}' is not checked by this kit", clip(word)));
         }
     }
+    let unlisted: Vec<&str> = help
+        .iter()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|w| !listed.iter().any(|l| l == w))
+        .collect();
+    report.check(
+        "commands: every help line is of a listed command",
+        if unlisted.is_empty() {
+            Ok(())
+        } else {
+            Err(Failure::new(s::ABOUT, format!("help has lines for {}", clip(&unlisted.join(", ")))))
+        },
+    );
     let r = e.ask("known_command fly", s::ABOUT)?;
     report.check("commands: known_command fly is false", payload_is(&r, "false", s::ABOUT));
     for (command, want) in [("name", None), ("version", None), ("isready", Some("readyok"))] {
