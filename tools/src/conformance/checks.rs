@@ -313,6 +313,15 @@ fn framing(e: &mut Session, _: &Config, report: &mut Report) -> Checked {
         }
     }
     report.check("framing: pipelined commands are answered in order", in_order);
+    if v >= 3 {
+        let back = e.ask("protocol 2", s::VERSION_3)?;
+        let spoken = e.ask("protocol_version", s::VERSION_3)?;
+        let again = e.ask("protocol 3", s::VERSION_3)?;
+        let result = payload_is(&back, "2", s::VERSION_3)
+            .and_then(|()| payload_is(&spoken, "2", s::VERSION_3))
+            .and_then(|()| payload_is(&again, "3", s::VERSION_3));
+        report.check("framing: protocol 2 goes back to version 2, protocol 3 forward again", result);
+    }
     Ok(())
 }
 
@@ -675,6 +684,19 @@ fn go(e: &mut Session, config: &Config, report: &mut Report) -> Checked {
         let result = stopped_job(e, job, section);
         report.check(format!("stop: a {job} stopped answers what it has"), result);
     }
+    e.send("go depth 1")?;
+    let r = e.response(None, true, s::GO)?;
+    let plain = r.info.iter().all(|l| l.split_whitespace().nth(1) != Some("id"));
+    report.check(
+        "go: a go without an id answers without one, its info lines without an id field",
+        bestmove(&r, &position).and_then(|_| {
+            if plain {
+                Ok(())
+            } else {
+                Err(Failure::new(s::GO, format!("info line '{}'", clip(&r.info.join(" | ")))))
+            }
+        }),
+    );
     let after = e.ok("position", s::POSITION)?.join(" ");
     report.check(
         "go: go never changes the game",
@@ -712,7 +734,14 @@ fn reads_while_go_runs(e: &mut Session, config: &Config, report: &mut Report) ->
         "while go runs: legal count is answered",
         if r.ok && r.text().parse::<u64>().is_ok() { Ok(()) } else { Err(Failure::new(FRAMING, r.shown())) },
     );
-    for line in ["place 1@h8,2@h9,3@h10", "newgame", "go nodes 10"] {
+    for line in [
+        "place 1@h8,2@h9,3@h10",
+        "newgame",
+        "go nodes 10",
+        "setoption name Threads value 1",
+        "perft 1",
+        "bench",
+    ] {
         let r = read(e, line, FRAMING)?;
         report.check(format!("while go runs: {line} is busy"), refused(&r, v, "busy", "busy", FRAMING, line));
     }
