@@ -533,6 +533,27 @@ mod tests {
         assert!(fault.detail().contains(&format!("more than {} MiB", MAX_RESPONSE >> 20)), "{fault}");
     }
 
+    /// The kit's access: any line as it comes (one without an id too), a timeout when none comes,
+    /// stdin taken out for a writer of its own, and the exit status once it has exited.
+    #[test]
+    fn raw_lines_stdin_and_the_exit_status() {
+        let mut e =
+            EngineProcess::spawn("read line; echo \"= $line\"; read line; exit 3").expect("sh starts");
+        let mut stdin = e.take_stdin().expect("a stdin pipe");
+        assert!(e.request("isready", Duration::from_secs(1), false).is_err(), "stdin was taken out");
+        stdin.write_all(b"hello\n").expect("written");
+        stdin.flush().expect("flushed");
+        assert_eq!(e.read_line(Duration::from_secs(5), "the echo").expect("a line"), "= hello");
+        let fault = e.read_line(Duration::from_millis(100), "more").expect_err("nothing more yet");
+        assert_eq!(fault.kind(), "timeout", "{fault}");
+        assert_eq!(e.wait_exit(Duration::from_millis(100)), None, "it waits for its second line");
+        stdin.write_all(b"bye\n").expect("written");
+        stdin.flush().expect("flushed");
+        let status = e.wait_exit(Duration::from_secs(5)).expect("it exits");
+        assert_eq!(status.code(), Some(3));
+        assert_eq!(e.wait_exit(Duration::ZERO).and_then(|s| s.code()), Some(3), "the status is kept");
+    }
+
     /// `KINDS` lists every fault's kind once.
     #[test]
     fn every_kind_is_listed() {
