@@ -155,4 +155,9 @@ fn every_named_section_is_a_heading_of_the_protocol() {
     for section in sections::ALL {
         assert!(headings.contains(&section), "'{section}' is no heading of PROTOCOL.md");
     }
+    // ALL holds every section the module defines.
+    let module = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/conformance/sections.rs"))
+        .expect("sections.rs is read");
+    let defined = module.matches("pub const ").count() - 1;
+    assert_eq!(defined, sections::ALL.len(), "a section of sections.rs is missing from sections::ALL");
 }
