@@ -891,11 +891,20 @@ fn end_of_input(e: &mut Session, config: &Config, report: &mut Report) -> Checke
     Ok(())
 }
 
-/// A classic game of two to its end, the kit dealing the draws and judging every `bestmove` with
-/// the rules core; the engine is told the game with `position startpos ... moves ...` each turn.
+/// A game of two of each variant to its end, the kit dealing the draws and judging every
+/// `bestmove` with the rules core; the engine is told the game with `position startpos ... moves
+/// ...` each turn.
 fn game(e: &mut Session, config: &Config, report: &mut Report) -> Checked {
-    let rules = Rules::new(Variant::Classic, 2).map_err(|err| Failure::new(s::NEWGAME, err.to_string()))?;
-    let args = format!("variant classic players 2 seed {}", config.seed);
+    for variant in [Variant::Classic, Variant::Dice, Variant::Kids] {
+        game_of(e, config, report, variant)?;
+    }
+    Ok(())
+}
+
+/// A game of two of `variant` to its end (see [`game`]).
+fn game_of(e: &mut Session, config: &Config, report: &mut Report, variant: Variant) -> Checked {
+    let rules = Rules::new(variant, 2).map_err(|err| Failure::new(s::NEWGAME, err.to_string()))?;
+    let args = format!("variant {variant} players 2 seed {}", config.seed);
     let mut failure = None;
     let played = deal_and_play(&rules, config.seed, &args, Instant::now(), |_, position, _, tokens| {
         let asked = (|| {
@@ -917,9 +926,10 @@ fn game(e: &mut Session, config: &Config, report: &mut Report) -> Checked {
         (End::Fault { fault, .. }, None) => Err(Failure::new(s::GO, fault.to_string())),
         (End::Aborted(why), None) => Err(Failure::new(s::GO, format!("the kit's own draw failed: {why}"))),
     };
-    if !report
-        .check(format!("game: a game plays to its end with legal moves ({} moves)", played.moves), result)
-    {
+    if !report.check(
+        format!("game: a {variant} game plays to its end with legal moves ({} moves)", played.moves),
+        result,
+    ) {
         return Ok(());
     }
     e.ok(&played.replay, s::POSITION)?;
@@ -927,7 +937,7 @@ fn game(e: &mut Session, config: &Config, report: &mut Report) -> Checked {
     let over = status.first().is_some_and(|l| l.starts_with("phase over "))
         && status.get(1).is_some_and(|l| l.starts_with("end "));
     report.check(
-        "game: status says the game is over and why",
+        format!("game: {variant}: status says the game is over and why"),
         if over { Ok(()) } else { Err(Failure::new(s::STATUS, clip(&status.join(" | ")))) },
     );
     let scores = e.ok("score", s::SCORE)?;
@@ -942,7 +952,7 @@ fn game(e: &mut Session, config: &Config, report: &mut Report) -> Checked {
     let want: Vec<Option<i64>> = played.scores.iter().map(|&t| Some(t)).collect();
     let scored = totals == want && scores.last().is_some_and(|l| l == "gameover");
     report.check(
-        "game: score has the rules' totals and gameover",
+        format!("game: {variant}: score has the rules' totals and gameover"),
         if scored {
             Ok(())
         } else {
@@ -955,7 +965,7 @@ fn game(e: &mut Session, config: &Config, report: &mut Report) -> Checked {
     for (line, section) in [("draw", s::DRAW), ("go nodes 10", s::GO), ("place pass", s::PLACE)] {
         let r = e.ask(line, section)?;
         report.check(
-            format!("game: {line} after the end is game_over"),
+            format!("game: {variant}: {line} after the end is game_over"),
             refused(&r, e.version, "game_over", "game_over", section, line),
         );
     }

@@ -42,7 +42,7 @@ fn the_kit_passes_on_zatre_in_both_versions() {
         assert!(summary.starts_with(&format!("conformance (protocol {version}): ")), "{summary}");
         assert!(summary.ends_with(" 0 failed"), "{summary}");
         // The game and the limits were checked, not skipped.
-        assert!(report.contains("ok   game: a game plays to its end with legal moves ("), "{report}");
+        assert!(report.contains("ok   game: a classic game plays to its end with legal moves ("), "{report}");
         assert!(report.contains("ok   stop: the stopped go answers a legal bestmove"), "{report}");
     }
 }
@@ -91,7 +91,7 @@ fn each_broken_engine_fails_naming_its_section() {
         (
             "illegal-bestmove",
             "ZATRE | sed -u 's/bestmove [^ ]*/bestmove 1@a1/'",
-            "game: a game plays to its end with legal moves",
+            "game: a classic game plays to its end with legal moves",
             sections::GO,
         ),
     ];
