@@ -2,6 +2,7 @@
 
 pub mod analyse;
 pub mod ceiling;
+pub mod conformance;
 pub mod figures;
 pub mod fit;
 pub mod jobs;

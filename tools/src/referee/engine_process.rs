@@ -329,6 +329,42 @@ impl EngineProcess {
         self.child.try_wait().ok().flatten()
     }
 
+    /// Takes the engine's stdin out, for a writer of its own (the conformance kit writes on a
+    /// thread, so that an engine that stops reading never blocks it); [`EngineProcess::request`]
+    /// then fails as on a closed stdin.
+    pub fn take_stdin(&mut self) -> Option<ChildStdin> {
+        self.stdin.take()
+    }
+
+    /// The next line of output (without its line end) within `timeout`, whatever it is; `what`
+    /// names what was awaited in a fault.
+    ///
+    /// # Errors
+    /// [`Fault::Timeout`], [`Fault::Crash`] when stdout closed, [`Fault::Garbage`] for a line that
+    /// is not UTF-8 or too long.
+    pub fn read_line(&mut self, timeout: Duration, what: &str) -> Result<String, Fault> {
+        self.next_line(Instant::now().checked_add(timeout), what, timeout)
+    }
+
+    /// Waits up to `timeout` for the process to exit; its exit status when it has (it is then
+    /// reaped, and what it started is killed).
+    pub fn wait_exit(&mut self, timeout: Duration) -> Option<ExitStatus> {
+        if let Some(status) = self.status {
+            return Some(status);
+        }
+        let until = Instant::now() + timeout;
+        loop {
+            if let Some(status) = self.exited() {
+                self.status = Some(status);
+                return Some(status);
+            }
+            if Instant::now() >= until {
+                return None;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+    }
+
     /// Asks the engine to quit, waits briefly, then kills it.
     pub fn quit(mut self) {
         if let Some(mut stdin) = self.stdin.take() {
@@ -495,6 +531,27 @@ mod tests {
         let fault = e.request("go", Duration::from_secs(30), true).expect_err("cut off");
         assert_eq!(fault.kind(), "garbage", "{fault}");
         assert!(fault.detail().contains(&format!("more than {} MiB", MAX_RESPONSE >> 20)), "{fault}");
+    }
+
+    /// The kit's access: any line as it comes (one without an id too), a timeout when none comes,
+    /// stdin taken out for a writer of its own, and the exit status once it has exited.
+    #[test]
+    fn raw_lines_stdin_and_the_exit_status() {
+        let mut e =
+            EngineProcess::spawn("read line; echo \"= $line\"; read line; exit 3").expect("sh starts");
+        let mut stdin = e.take_stdin().expect("a stdin pipe");
+        assert!(e.request("isready", Duration::from_secs(1), false).is_err(), "stdin was taken out");
+        stdin.write_all(b"hello\n").expect("written");
+        stdin.flush().expect("flushed");
+        assert_eq!(e.read_line(Duration::from_secs(5), "the echo").expect("a line"), "= hello");
+        let fault = e.read_line(Duration::from_millis(100), "more").expect_err("nothing more yet");
+        assert_eq!(fault.kind(), "timeout", "{fault}");
+        assert_eq!(e.wait_exit(Duration::from_millis(100)), None, "it waits for its second line");
+        stdin.write_all(b"bye\n").expect("written");
+        stdin.flush().expect("flushed");
+        let status = e.wait_exit(Duration::from_secs(5)).expect("it exits");
+        assert_eq!(status.code(), Some(3));
+        assert_eq!(e.wait_exit(Duration::ZERO).and_then(|s| s.code()), Some(3), "the status is kept");
     }
 
     /// `KINDS` lists every fault's kind once.

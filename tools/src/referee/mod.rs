@@ -11,6 +11,7 @@ mod runner;
 mod sprt;
 
 pub use compare::{Change, Comparison};
+pub(crate) use engine_process::clip;
 pub use engine_process::{EngineProcess, Fault, Reply};
 pub use game::{deal_and_play, play, Dealer, End, GameSpec, Limits, Played, SeatResult, Slots};
 pub use interrupt::exit_on_signals;

@@ -12,7 +12,7 @@ fn run(program: &str, flag: &str) -> Output {
 }
 
 /// The binaries and a phrase of their own that `-h` and `--help` must both say.
-const TOOLS: [(&str, &str); 10] = [
+const TOOLS: [(&str, &str); 11] = [
     (env!("CARGO_BIN_EXE_zatre-match"), "The zatre referee"),
     (env!("CARGO_BIN_EXE_zatre-analyse"), "Analyses Zatre games"),
     (env!("CARGO_BIN_EXE_zatre-fit"), "Fits the weights"),
@@ -23,6 +23,7 @@ const TOOLS: [(&str, &str); 10] = [
     (env!("CARGO_BIN_EXE_zatre-huge-hands"), "huge hands"),
     (env!("CARGO_BIN_EXE_zatre-selfplay"), "Self-play"),
     (env!("CARGO_BIN_EXE_zatre-web"), "The zatre board in the browser"),
+    (env!("CARGO_BIN_EXE_zatre-conformance"), "The conformance kit"),
 ];
 
 #[test]

@@ -1,5 +1,6 @@
 //! The tools' command-line programs: the referee `zatre-match`, the analyser `zatre-analyse`,
-//! the ceiling, the weight fitter, every tool's `--help`, the naive reference move counter
+//! the conformance kit `zatre-conformance` on zatre and on broken engines, the ceiling, the
+//! weight fitter, every tool's `--help`, the naive reference move counter
 //! against the rules core and the golden files, and the published figures (`zatre-figures check`).
 //! One test binary for the purpose.
 
@@ -8,6 +9,7 @@ mod engine_path;
 
 mod analyse;
 mod ceiling;
+mod conformance;
 mod figures;
 mod fit;
 mod golden_naive;
