@@ -465,7 +465,10 @@ fn commands(e: &mut Session, _: &Config, report: &mut Report) -> Checked {
     let named = ["classic", "dice", "kids"]
         .iter()
         .all(|v| variants.iter().any(|l| l.starts_with(&format!("variant {v} "))));
-    let lines_fit = variants.iter().all(|l| l.starts_with("variant ") || l.starts_with("rule "));
+    // Version 3 adds a `preset` line per preset of a variant.
+    let lines_fit = variants.iter().all(|l| {
+        l.starts_with("variant ") || l.starts_with("rule ") || (e.version >= 3 && l.starts_with("preset "))
+    });
     report.check(
         "commands: variants has a block for classic, dice and kids",
         if named && lines_fit { Ok(()) } else { Err(Failure::new(s::VARIANTS, clip(&variants.join(" | ")))) },
