@@ -40,6 +40,9 @@ pub enum Relay {
     SetOption,
     /// `go`: only `movetime` or `nodes` within the operator's caps, maybe with `searchmoves`.
     Go,
+    /// `analyse`: only `movetime` or `nodes` within the operator's caps, maybe with the game
+    /// (`startpos ...`, which the engine checks).
+    Analyse,
 }
 
 /// One command's definition.
@@ -235,6 +238,15 @@ pub const COMMANDS: &[CommandDef] = &[
         class: Class::Changes,
         relay: Relay::Go,
         parse: parse::go_command,
+    },
+    CommandDef {
+        word: "analyse",
+        synopsis: "analyse [movetime <ms>] [nodes <n>] [depth <d>] [startpos [newgame args] [moves <tokens>]]",
+        help: "value every move of the game against the best; a line a turn, then the totals",
+        // It starts a search: `busy` while a `go` runs, and a `go` is `busy` while it runs.
+        class: Class::Changes,
+        relay: Relay::Analyse,
+        parse: parse::analyse_args,
     },
     CommandDef {
         word: "stop",

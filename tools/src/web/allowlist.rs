@@ -127,6 +127,7 @@ pub fn check(line: &str, limits: &CommandLimits) -> Result<String, Refusal> {
         }
         Relay::SetOption => setoption(&args, limits).map_err(|m| refuse("invalid_argument", m))?,
         Relay::Go => go(&args, limits).map_err(|m| refuse("invalid_argument", m))?,
+        Relay::Analyse => analyse(&args, limits).map_err(|m| refuse("invalid_argument", m))?,
         Relay::Never => {
             return Err(refuse(
                 "unknown_command",
@@ -161,27 +162,44 @@ fn setoption(args: &[&str], limits: &CommandLimits) -> Result<(), String> {
 /// `go movetime <ms>` or `go nodes <n>`, within the caps, then maybe `searchmoves <move> ...`.
 fn go(args: &[&str], limits: &CommandLimits) -> Result<(), String> {
     let form = "zatre-web relays go movetime <ms> or go nodes <n> [searchmoves <move> ...] only";
+    match search_limit(args, limits, form)? {
+        [] => Ok(()),
+        ["searchmoves", moves @ ..] if !moves.is_empty() && moves.iter().all(|m| is_move(m)) => Ok(()),
+        _ => Err(form.into()),
+    }
+}
+
+/// `analyse movetime <ms>` or `analyse nodes <n>`, within the caps (each turn's searches), then
+/// maybe the game, `startpos ...`, which the engine reads (a game replay starts no job beyond the
+/// searches the limit bounds).
+fn analyse(args: &[&str], limits: &CommandLimits) -> Result<(), String> {
+    let form = "zatre-web relays analyse movetime <ms> or analyse nodes <n> [startpos ...] only";
+    match search_limit(args, limits, form)? {
+        [] => Ok(()),
+        ["startpos", ..] => Ok(()),
+        _ => Err(form.into()),
+    }
+}
+
+/// The one limit of a search the page sends, `movetime <ms>` or `nodes <n>`, within the caps; the
+/// arguments after it.
+fn search_limit<'a, 'b>(
+    args: &'a [&'b str],
+    limits: &CommandLimits,
+    form: &str,
+) -> Result<&'a [&'b str], String> {
     let (limit, rest) = match args {
         [keyword, value, rest @ ..] => ((*keyword, number(value)), rest),
         _ => return Err(form.into()),
     };
     match limit {
-        ("movetime", Some(ms)) if (1..=limits.max_movetime).contains(&ms) => {}
-        ("movetime", _) => {
-            return Err(format!(
-                "movetime takes 1 to {} ms here (zatre-web --max-movetime)",
-                limits.max_movetime
-            ))
-        }
-        ("nodes", Some(n)) if (1..=limits.max_nodes).contains(&n) => {}
-        ("nodes", _) => {
-            return Err(format!("nodes takes 1 to {} here (zatre-web --max-nodes)", limits.max_nodes))
-        }
-        _ => return Err(form.into()),
-    }
-    match rest {
-        [] => Ok(()),
-        ["searchmoves", moves @ ..] if !moves.is_empty() && moves.iter().all(|m| is_move(m)) => Ok(()),
+        ("movetime", Some(ms)) if (1..=limits.max_movetime).contains(&ms) => Ok(rest),
+        ("movetime", _) => Err(format!(
+            "movetime takes 1 to {} ms here (zatre-web --max-movetime)",
+            limits.max_movetime
+        )),
+        ("nodes", Some(n)) if (1..=limits.max_nodes).contains(&n) => Ok(rest),
+        ("nodes", _) => Err(format!("nodes takes 1 to {} here (zatre-web --max-nodes)", limits.max_nodes)),
         _ => Err(form.into()),
     }
 }
