@@ -181,7 +181,8 @@ impl Analysis {
         let mut curves = Curves::new(&self.rules);
         let mut lost = vec![0.0; players];
         let (mut done, mut nodes) = (0, 0u64);
-        let replay = |why: String| Failure::new(Reason::Internal, format!("analyse: the replay failed: {why}"));
+        let replay =
+            |why: String| Failure::new(Reason::Internal, format!("analyse: the replay failed: {why}"));
         for token in &self.tokens {
             let raw = match token {
                 Token::Draw(values) => {
@@ -249,7 +250,10 @@ impl Analysis {
         }
         let lost: Vec<String> = lost.iter().map(|l| format!("{:.2}", hundredths(*l))).collect();
         let stopped = if done < total { " stopped" } else { "" };
-        Ok(Payload::Text(format!("analysed {done} of {total} lost {} nodes {nodes}{stopped}", lost.join(","))))
+        Ok(Payload::Text(format!(
+            "analysed {done} of {total} lost {} nodes {nodes}{stopped}",
+            lost.join(",")
+        )))
     }
 }
 

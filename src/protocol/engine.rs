@@ -14,7 +14,9 @@ use crate::rules::{
 use crate::search::{Clock, Limits, Model, Watch};
 
 use super::analyse::{Analysis, TurnLimits};
-use super::command::{AnalyseArgs, Command, GoArgs, Id, NewGameArgs, PositionArgs, RawMove, RawPlacement, Token};
+use super::command::{
+    AnalyseArgs, Command, GoArgs, Id, NewGameArgs, PositionArgs, RawMove, RawPlacement, Token,
+};
 use super::job::Job;
 use super::options::EngineOptions;
 use super::reason::Reason;

@@ -127,6 +127,12 @@ impl Job {
         }
     }
 
+    /// Whether the job is an `analyse` (a driver that runs jobs inline may hold it back a line, to
+    /// show what the engine answers while one runs).
+    pub fn is_analyse(&self) -> bool {
+        matches!(self.kind, JobKind::Analyse(_))
+    }
+
     /// Whether the job runs until `stop` (`go infinite`).
     pub fn is_infinite(&self) -> bool {
         matches!(&self.kind, JobKind::Go { limits, .. } if limits.infinite)

@@ -14,13 +14,13 @@ mod response;
 mod session;
 mod show;
 
+pub use analyse::{AnalysedTurn, Curves, TurnLimits};
 pub use command::{
-    replay_command, AnalyseArgs, Command, GoArgs, Id, NewGameArgs, NewGameError, PositionArgs, RawMove, RawPlacement,
-    Token,
+    replay_command, AnalyseArgs, Command, GoArgs, Id, NewGameArgs, NewGameError, PositionArgs, RawMove,
+    RawPlacement, Token,
 };
 pub use engine::{Effect, Engine, PROTOCOL_VERSION};
 pub use input::{read_line, RawLine};
-pub use analyse::{AnalysedTurn, Curves, TurnLimits};
 pub use job::{Job, Lane, Progress, SMALL_HAND, SMALL_MOVES};
 pub use options::{EngineOptions, OptionError};
 pub use parse::{parse_command, parse_line, Line, ParseError, MAX_LINE_BYTES, MAX_PERFT_DEPTH};

@@ -17,7 +17,9 @@ use thiserror::Error;
 
 use crate::rules::parse_number;
 
-use super::command::{AnalyseArgs, Command, GoArgs, Id, NewGameArgs, PositionArgs, RawMove, RawPlacement, Token};
+use super::command::{
+    AnalyseArgs, Command, GoArgs, Id, NewGameArgs, PositionArgs, RawMove, RawPlacement, Token,
+};
 use super::reason::Reason;
 use super::registry;
 use super::response::{ErrorCode, Failure};

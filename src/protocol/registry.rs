@@ -241,7 +241,8 @@ pub const COMMANDS: &[CommandDef] = &[
     },
     CommandDef {
         word: "analyse",
-        synopsis: "analyse [movetime <ms>] [nodes <n>] [depth <d>] [startpos [newgame args] [moves <tokens>]]",
+        synopsis:
+            "analyse [movetime <ms>] [nodes <n>] [depth <d>] [startpos [newgame args] [moves <tokens>]]",
         help: "value every move of the game against the best; a line a turn, then the totals",
         // It starts a search: `busy` while a `go` runs, and a `go` is `busy` while it runs.
         class: Class::Changes,
@@ -251,7 +252,7 @@ pub const COMMANDS: &[CommandDef] = &[
     CommandDef {
         word: "stop",
         synopsis: "stop",
-        help: "end every running job early (go, perft, legal, next, bench)",
+        help: "end every running job early (go, analyse, perft, legal, next, bench)",
         class: Class::Session,
         relay: Relay::Bare,
         parse: |i| parse::bare(i, Command::Stop),

@@ -194,10 +194,9 @@ fn search_limit<'a, 'b>(
     };
     match limit {
         ("movetime", Some(ms)) if (1..=limits.max_movetime).contains(&ms) => Ok(rest),
-        ("movetime", _) => Err(format!(
-            "movetime takes 1 to {} ms here (zatre-web --max-movetime)",
-            limits.max_movetime
-        )),
+        ("movetime", _) => {
+            Err(format!("movetime takes 1 to {} ms here (zatre-web --max-movetime)", limits.max_movetime))
+        }
         ("nodes", Some(n)) if (1..=limits.max_nodes).contains(&n) => Ok(rest),
         ("nodes", _) => Err(format!("nodes takes 1 to {} here (zatre-web --max-nodes)", limits.max_nodes)),
         _ => Err(form.into()),
@@ -271,6 +270,8 @@ mod tests {
             "23 go nodes 1000000",
             "24 go nodes 100000000 searchmoves 4@h8,1@h9,4@h10",
             "25 isready",
+            "26 analyse nodes 1000000",
+            "27 analyse movetime 500 startpos variant kids moves +05 0@e5,5@e6",
             "007\tgo  movetime 10 ",
         ] {
             ok(line);
@@ -303,6 +304,11 @@ mod tests {
             ("1 go movetime 100 nodes 5", "invalid_argument"),
             ("1 go movetime 99999999999999999999999", "invalid_argument"),
             ("1 go movetime -1", "invalid_argument"),
+            ("1 analyse", "invalid_argument"),
+            ("1 analyse depth 20", "invalid_argument"),
+            ("1 analyse nodes 100000001", "invalid_argument"),
+            ("1 analyse nodes 5 movetime 5", "invalid_argument"),
+            ("1 analyse movetime 5 depth 3 startpos", "invalid_argument"),
             ("1 draw 1 2 3", "invalid_argument"),
             ("1 place 5@h8 3@h9", "invalid_argument"),
             ("1 status extra", "invalid_argument"),
