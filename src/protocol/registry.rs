@@ -90,7 +90,7 @@ pub const COMMANDS: &[CommandDef] = &[
         synopsis: "protocol <version>",
         help: "speak protocol version 2 or 3 from now on",
         class: Class::Read,
-        relay: Relay::Never,
+        relay: Relay::Args,
         parse: parse::protocol_args,
     },
     CommandDef {

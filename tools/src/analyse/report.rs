@@ -244,8 +244,9 @@ struct JsonTurn<'a> {
     best_value: f64,
     best_stderr: Option<f64>,
     played_is_best: bool,
-    raw_loss: f64,
     loss: f64,
+    /// Each seat's expected final margin after the turn (the chart's curves), by seat.
+    margins: &'a [Option<f64>],
 }
 
 impl<'a> JsonTurn<'a> {
@@ -260,8 +261,8 @@ impl<'a> JsonTurn<'a> {
             best_value: t.best.score,
             best_stderr: t.best.stderr,
             played_is_best: t.played_is_best,
-            raw_loss: t.raw_loss(),
             loss: t.loss(),
+            margins: &t.margins,
         }
     }
 }
@@ -293,6 +294,9 @@ mod tests {
             played_value: verdict(&format!("{turn}@h8"), played),
             best: verdict(if played == best { "p" } else { "b" }, best),
             played_is_best: played == best,
+            // As the engine gives it (PROTOCOL.md, `analyse`).
+            lost: if played == best { 0.0 } else { (best - played).max(0.0) },
+            margins: vec![Some(played), Some(-played)],
         }
     }
 
@@ -310,8 +314,6 @@ mod tests {
             turn(4, 1, -4.0, 0.0),
             turn(5, 1, 1.0, 4.0),
         ]);
-        assert_eq!(r.turns[2].raw_loss(), -0.5);
-        assert_eq!(r.turns[2].loss(), 0.0);
         let seats = r.seats();
         assert_eq!(seats[0], SeatSummary { seat: 0, moves: 2, lost: 0.0, worst: vec![] });
         // Turns 2 and 5 both lost 3: the earlier first; turn 4 lost 4.
@@ -322,8 +324,8 @@ mod tests {
         assert!(text.contains("seat 1: lost 0.00 in 2 moves"), "{text}");
         let json: serde_json::Value = serde_json::from_str(&r.to_json()).expect("valid JSON");
         assert_eq!(json["turns"].as_array().map(Vec::len), Some(5));
-        assert_eq!(json["turns"][2]["raw_loss"], -0.5);
         assert_eq!(json["turns"][2]["loss"], 0.0);
+        assert_eq!(json["turns"][1]["margins"], serde_json::json!([0.0, -0.0]));
         assert_eq!(json["seats"][1]["worst"][0]["turn"], 4);
     }
 

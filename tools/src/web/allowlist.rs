@@ -43,19 +43,35 @@ pub struct Refusal {
     pub id: Option<String>,
     /// The protocol's error code.
     pub code: &'static str,
+    /// The reason key that version 3 writes after the code (docs/operating.md lists them).
+    pub reason: &'static str,
     /// One line for a person.
     pub message: String,
 }
 
 impl Refusal {
-    /// The response's lines: `?<id> <code> <message>` (or `? <code> <message>`) and the empty line
-    /// that ends every response.
-    pub fn lines(&self) -> [String; 2] {
+    /// The response's lines in the protocol version the page speaks: `?<id> <code> <message>`
+    /// (or `? <code> <message>`), in version 3 with the reason key after the code, and the empty
+    /// line that ends every response.
+    pub fn lines(&self, version: u32) -> [String; 2] {
+        let reason = if version >= 3 { format!(" {}", self.reason) } else { String::new() };
         let head = match &self.id {
-            Some(id) => format!("?{id} {} {}", self.code, self.message),
-            None => format!("? {} {}", self.code, self.message),
+            Some(id) => format!("?{id} {}{reason} {}", self.code, self.message),
+            None => format!("? {}{reason} {}", self.code, self.message),
         };
         [head, String::new()]
+    }
+}
+
+/// The protocol version a relayed line asks for (`<id> protocol 2` or `<id> protocol 3`), so that
+/// the bridge's own answers after it are in that version; `None` for any other line (a version the
+/// engine refuses changes nothing).
+pub fn protocol_asked(line: &str) -> Option<u32> {
+    let words: Vec<&str> = line.split([' ', '\t']).filter(|w| !w.is_empty()).collect();
+    match words.as_slice() {
+        [_, "protocol", "2"] => Some(2),
+        [_, "protocol", "3"] => Some(3),
+        _ => None,
     }
 }
 
@@ -100,11 +116,20 @@ pub fn check(line: &str, limits: &CommandLimits) -> Result<String, Refusal> {
         return Err(Refusal {
             id: None,
             code: "syntax_error",
+            reason: "bad_id",
             message: "zatre-web relays only commands that start with an id of 1 to 9 digits".into(),
         });
     }
     let id = first.to_string();
-    let refuse = |code: &'static str, message: String| Refusal { id: Some(id.clone()), code, message };
+    let refuse = |code: &'static str, message: String| {
+        // The keys of the bridge's own refusals (docs/operating.md).
+        let reason = match code {
+            "syntax_error" => "missing_command",
+            "unknown_command" => "not_relayed",
+            _ => "not_relayed_form",
+        };
+        Refusal { id: Some(id.clone()), code, reason, message }
+    };
     let Some(command) = words.next() else {
         return Err(refuse("syntax_error", "a command is expected after the id".into()));
     };
@@ -270,6 +295,7 @@ mod tests {
             "23 go nodes 1000000",
             "24 go nodes 100000000 searchmoves 4@h8,1@h9,4@h10",
             "25 isready",
+            "25 protocol 3",
             "26 analyse nodes 1000000",
             "27 analyse movetime 500 startpos variant kids moves +05 0@e5,5@e6",
             "007\tgo  movetime 10 ",
@@ -324,12 +350,26 @@ mod tests {
         for line in ["isready", "", "   ", "# comment", "1234567890 isready", "-1 isready", "1a isready"] {
             let r = refused(line);
             assert_eq!((r.code, r.id.as_deref()), ("syntax_error", None), "{line:?}");
-            assert_eq!(r.lines()[0], format!("? syntax_error {}", r.message));
+            assert_eq!(r.lines(2)[0], format!("? syntax_error {}", r.message));
+            assert_eq!(r.lines(3)[0], format!("? syntax_error bad_id {}", r.message));
         }
         let r = refused("42");
         assert_eq!(
-            r.lines(),
+            r.lines(2),
             ["?42 syntax_error a command is expected after the id".to_string(), String::new()]
+        );
+        assert_eq!(r.lines(3)[0], "?42 syntax_error missing_command a command is expected after the id");
+        assert_eq!(
+            refused("7 perft 2").lines(3)[0],
+            "?7 unknown_command not_relayed zatre-web does not relay 'perft' to the engine"
+        );
+        assert_eq!(
+            refused("8 go infinite").lines(3)[0].split(' ').take(3).collect::<Vec<_>>(),
+            ["?8", "invalid_argument", "not_relayed_form"]
+        );
+        assert_eq!(
+            (protocol_asked("1 protocol 3"), protocol_asked("1 protocol 2"), protocol_asked("1 protocol 4")),
+            (Some(3), Some(2), None)
         );
     }
 

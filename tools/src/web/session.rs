@@ -232,6 +232,10 @@ pub async fn run(socket: WebSocket, page: Page) {
     let refused = AtomicU64::new(0);
     let unanswered = Unanswered::default();
     let (refusals, mut refusals_out) = mpsc::channel::<Refusal>(MAX_REFUSALS_WAITING);
+    // The protocol version the page asked for last (`protocol 3`): the bridge's own answers are in
+    // it.
+    let page_version = std::sync::atomic::AtomicU32::new(2);
+    let page_version = &page_version;
     let limits = page.limits;
     let end = {
         // Reads the page and writes to the engine at once, so that a page is heard (its Close
@@ -288,6 +292,7 @@ pub async fn run(socket: WebSocket, page: Page) {
                         message: format!("the id {id} is taken by a command not answered yet"),
                         id: Some(id),
                         code: "syntax_error",
+                        reason: "id_taken",
                     },
                     Ok(id) => {
                         if !engine.push_line(line.as_bytes()) {
@@ -296,6 +301,9 @@ pub async fn run(socket: WebSocket, page: Page) {
                             return End::Page(CloseReason::TooManyCommands, why);
                         }
                         unanswered.add(id, Instant::now());
+                        if let Some(version) = allowlist::protocol_asked(line) {
+                            page_version.store(version, Ordering::Relaxed);
+                        }
                         continue;
                     }
                     Err(r) => r,
@@ -337,7 +345,9 @@ pub async fn run(socket: WebSocket, page: Page) {
                         Line::TooLong => return End::EngineLineTooLong,
                         Line::Closed => return End::EngineExited,
                     },
-                    Some(refusal) = refusals_out.recv(), if !in_response => refusal.lines().to_vec(),
+                    Some(refusal) = refusals_out.recv(), if !in_response => {
+                        refusal.lines(page_version.load(Ordering::Relaxed)).to_vec()
+                    }
                     _ = ping.tick() => {
                         if sink.send(Message::Ping(Default::default())).await.is_err() {
                             return End::PageClosed;
