@@ -150,9 +150,29 @@ impl Unanswered {
         }
     }
 
-    /// The oldest command not answered: its id and when it was relayed.
+    /// The engine reported progress on command `id` (a turn of its `analyse`): its time to answer
+    /// counts from `at`.
+    fn progressed(&self, id: &str, at: Instant) {
+        if let Some(entry) = self.lock().iter_mut().find(|(i, _)| i == id) {
+            entry.1 = at;
+        }
+    }
+
+    /// The command not answered that has waited longest since it was relayed or last made
+    /// progress: its id and that time.
     fn oldest(&self) -> Option<(String, Instant)> {
-        self.lock().front().cloned()
+        self.lock().iter().min_by_key(|(_, at)| *at).cloned()
+    }
+}
+
+/// The id of an `analyse`'s turn line in version 3 (`info id <id> turn ...`): each turn done
+/// restarts the time the engine has to answer that command, so that a long game's analysis is
+/// bounded per turn, not as a whole.
+fn progress_id(line: &str) -> Option<&str> {
+    let mut words = line.split(' ');
+    match (words.next(), words.next(), words.next(), words.next()) {
+        (Some("info"), Some("id"), Some(id), Some("turn")) => Some(id),
+        _ => None,
     }
 }
 
@@ -339,6 +359,8 @@ pub async fn run(socket: WebSocket, page: Page) {
                             } else if let Some(id) = response_id(&line) {
                                 in_response = true;
                                 unanswered.answered(id);
+                            } else if let Some(id) = progress_id(&line) {
+                                unanswered.progressed(id, Instant::now());
                             }
                             vec![line]
                         }
