@@ -55,6 +55,14 @@ impl TurnAnalysis {
     }
 }
 
+/// A game's analysis: every turn, and each seat's points lost, seat 1 first, as the engine totalled
+/// them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Analysed {
+    pub turns: Vec<TurnAnalysis>,
+    pub lost: Vec<f64>,
+}
+
 /// A number rounded to hundredths, as the engine writes its scores.
 pub fn hundredths(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
@@ -109,7 +117,7 @@ impl Analyser {
         &mut self,
         game: &GameInput,
         mut done: impl FnMut(&TurnAnalysis),
-    ) -> Result<Vec<TurnAnalysis>, EngineError> {
+    ) -> Result<Analysed, EngineError> {
         let analysed = self.analyse_game(game, &mut done);
         if analysed.is_err() {
             // The process may be out of step with the protocol now: start afresh next time.
@@ -122,7 +130,7 @@ impl Analyser {
         &mut self,
         game: &GameInput,
         done: &mut dyn FnMut(&TurnAnalysis),
-    ) -> Result<Vec<TurnAnalysis>, EngineError> {
+    ) -> Result<Analysed, EngineError> {
         let limits = self.limits.clone();
         // Two searches a turn at most, each within the limit of a `go`.
         let turns = u32::try_from(game.turns.len()).unwrap_or(u32::MAX);
@@ -161,7 +169,7 @@ impl Analyser {
             return Err(failed(what, turns.len()));
         }
         let first = reply.payload.first().map(String::as_str).unwrap_or("");
-        let (k, n) = answer::totals(first).map_err(|e| failed(e.to_string(), turns.len()))?;
+        let (k, n, lost) = answer::totals(first).map_err(|e| failed(e.to_string(), turns.len()))?;
         if k != turns.len() || n != game.turns.len() || k != n {
             return Err(failed(
                 format!(
@@ -186,7 +194,7 @@ impl Analyser {
                 ));
             }
         }
-        Ok(turns)
+        Ok(Analysed { turns, lost })
     }
 
     /// Asks the engine to quit (at the end of the input).

@@ -92,18 +92,19 @@ pub fn turn_line(line: &str) -> Result<TurnAnalysis, AnswerError> {
     })
 }
 
-/// The analysed and total turns of the response `analysed <k> of <n> ...`.
+/// The response `analysed <k> of <n> lost <l>,... ...`: the turns analysed, the game's moves and
+/// each seat's points lost, seat 1 first.
 ///
 /// # Errors
 /// Another response.
-pub fn totals(payload: &str) -> Result<(usize, usize), AnswerError> {
+pub fn totals(payload: &str) -> Result<(usize, usize, Vec<f64>), AnswerError> {
+    let bad = || AnswerError::NoTotals(payload.to_string());
     let words: Vec<&str> = payload.split_whitespace().collect();
-    match words.as_slice() {
-        ["analysed", k, "of", n, ..] => match (k.parse(), n.parse()) {
-            (Ok(k), Ok(n)) => Ok((k, n)),
-            _ => Err(AnswerError::NoTotals(payload.to_string())),
-        },
-        _ => Err(AnswerError::NoTotals(payload.to_string())),
+    let ["analysed", k, "of", n, rest @ ..] = words.as_slice() else { return Err(bad()) };
+    let lost = field(rest, "lost").ok_or_else(bad)?.split(',').map(number).collect::<Result<Vec<_>, _>>()?;
+    match (k.parse(), n.parse()) {
+        (Ok(k), Ok(n)) => Ok((k, n, lost)),
+        _ => Err(bad()),
     }
 }
 
@@ -134,7 +135,8 @@ mod tests {
         assert!(matches!(turn_line(&full.replace(" lost 0", "")), Err(AnswerError::Missing("lost", _))));
         assert!(matches!(turn_line(&full.replace("value 1 ", "value inf ")), Err(AnswerError::BadScore(_))));
         assert!(matches!(turn_line(&full.replace("seat 1", "seat 0")), Err(AnswerError::Missing("seat", _))));
-        assert_eq!(totals("analysed 3 of 5 lost 1.00,2.00 nodes 9 stopped"), Ok((3, 5)));
+        assert_eq!(totals("analysed 3 of 5 lost 1.00,2.50 nodes 9 stopped"), Ok((3, 5, vec![1.0, 2.5])));
+        assert!(totals("analysed 3 of 5 nodes 9").is_err());
         assert!(totals("bestmove pass").is_err());
     }
 }

@@ -9,7 +9,7 @@ mod game;
 mod graph;
 mod report;
 
-pub use analyser::{hundredths, Analyser, EngineError, TurnAnalysis};
+pub use analyser::{hundredths, Analysed, Analyser, EngineError, TurnAnalysis};
 pub use answer::{is_turn_line, turn_line, AnswerError, Verdict};
 pub use game::{GameInput, InputError, Source, Turn};
 pub use graph::{curves, svg, SEAT_COLOURS};

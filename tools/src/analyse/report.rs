@@ -32,6 +32,9 @@ pub struct GameReport {
     /// The arguments of every `go`.
     pub go: String,
     pub turns: Vec<TurnAnalysis>,
+    /// Each seat's points lost, seat 1 first, as the engine totalled them (`analyse`'s response);
+    /// without them a seat's total is the sum of its turns' losses.
+    pub lost: Option<Vec<f64>>,
 }
 
 /// What one seat lost over the game.
@@ -64,6 +67,7 @@ impl GameReport {
             analyser: analyser.to_string(),
             go: go.to_string(),
             turns,
+            lost: None,
         }
     }
 
@@ -73,7 +77,8 @@ impl GameReport {
             .map(|seat| {
                 let mine: Vec<usize> =
                     (0..self.turns.len()).filter(|&i| self.turns[i].seat == seat).collect();
-                let lost = hundredths(mine.iter().map(|&i| self.turns[i].loss()).sum());
+                let summed = || hundredths(mine.iter().map(|&i| self.turns[i].loss()).sum());
+                let lost = self.lost.as_ref().and_then(|l| l.get(seat).copied()).unwrap_or_else(summed);
                 let mut worst: Vec<usize> =
                     mine.iter().copied().filter(|&i| self.turns[i].loss() > 0.0).collect();
                 // Stable: equal losses keep turn order.
@@ -327,6 +332,15 @@ mod tests {
         assert_eq!(json["turns"][2]["loss"], 0.0);
         assert_eq!(json["turns"][1]["margins"], serde_json::json!([0.0, -0.0]));
         assert_eq!(json["seats"][1]["worst"][0]["turn"], 4);
+    }
+
+    /// The engine's totals are the seats' totals; the sum of the turns only stands in without them.
+    #[test]
+    fn the_engines_totals_are_the_seats_totals() {
+        let mut r = report(vec![turn(1, 0, 1.0, 2.0), turn(2, 1, 0.0, 0.0)]);
+        assert_eq!(r.seats()[0].lost, 1.0);
+        r.lost = Some(vec![1.25, 0.5]);
+        assert_eq!((r.seats()[0].lost, r.seats()[1].lost), (1.25, 0.5));
     }
 
     #[test]

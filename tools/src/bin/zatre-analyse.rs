@@ -115,8 +115,9 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
         bar.set_message(format!("line {line}"));
         let before = bar.position();
         match analyser.analyse(game, |_| bar.inc(1)) {
-            Ok(turns) => {
-                let report = GameReport::new(game, &engine, &go, turns);
+            Ok(analysed) => {
+                let mut report = GameReport::new(game, &engine, &go, analysed.turns);
+                report.lost = Some(analysed.lost);
                 if let Some(path) = &cli.svg {
                     let path = if games.len() == 1 { path.clone() } else { numbered(path, *line) };
                     fs::write(&path, svg(&report)).map_err(|e| format!("{}: {e}", path.display()))?;
