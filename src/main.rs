@@ -16,8 +16,9 @@ use std::time::{Duration, Instant};
 
 use clap::{CommandFactory, Parser};
 use log::{error, info};
-use zatre::protocol::{read_line, Action, Engine, Event, Failure, Id, Job, Lane, Reason, Response, Session};
-use zatre::search::Info;
+use zatre::protocol::{
+    read_line, Action, Engine, Event, Failure, Id, Job, Lane, Progress, Reason, Response, Session,
+};
 
 /// An engine for the number-tile game Zatre. It reads one command a line on stdin and answers on
 /// stdout; type `help` for the commands. The protocol is specified in protocol/PROTOCOL.md.
@@ -294,7 +295,7 @@ fn spawn_worker(lane: Lane, events: SyncSender<Event>) -> Option<Sender<Task>> {
 }
 
 /// Runs a job to its response. A panicking job is a bug; the command still gets its one response.
-fn run_job(job: Job, stop: &AtomicBool, info: &mut dyn FnMut(Info)) -> Response {
+fn run_job(job: Job, stop: &AtomicBool, info: &mut dyn FnMut(Progress)) -> Response {
     let id = job.id().cloned();
     panic::catch_unwind(AssertUnwindSafe(|| job.run(stop, info))).unwrap_or_else(|_| job_failed(id))
 }

@@ -223,6 +223,20 @@ pub struct GoArgs {
     pub infinite: bool,
 }
 
+/// The arguments of `analyse`, as written: the limits of each search, and the game (absent: the
+/// current game).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct AnalyseArgs {
+    /// `movetime <ms>`: the most time for each search.
+    pub movetime: Option<u64>,
+    /// `nodes <n>`: the most nodes of each search.
+    pub nodes: Option<u64>,
+    /// `depth <d>`: how far each search looks, as in `go`.
+    pub depth: Option<u32>,
+    /// `startpos [newgame args] [moves <tokens>]`: the game to analyse; `None` for the current one.
+    pub game: Option<(NewGameArgs, Vec<Token>)>,
+}
+
 /// The forms of the `position` command.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum PositionArgs {
@@ -294,6 +308,9 @@ pub enum Command {
     Position(PositionArgs),
     /// `go [movetime <ms>] [nodes <n>] [depth <d>] [infinite]`
     Go(GoArgs),
+    /// `analyse [movetime <ms>] [nodes <n>] [depth <d>] [startpos ...]`: every move of a game valued
+    /// against the engine's best.
+    Analyse(AnalyseArgs),
     /// `stop`
     Stop,
     /// `perft <depth>`
@@ -345,6 +362,7 @@ impl Command {
             Command::Show => "show",
             Command::Position(_) => "position",
             Command::Go(_) => "go",
+            Command::Analyse(_) => "analyse",
             Command::Stop => "stop",
             Command::Perft(_) => "perft",
             Command::Bench => "bench",

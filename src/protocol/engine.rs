@@ -14,7 +14,10 @@ use crate::rules::{
 };
 use crate::search::{Clock, Limits, Model, Watch};
 
-use super::command::{Command, GoArgs, Id, NewGameArgs, PositionArgs, RawMove, RawPlacement, Token};
+use super::analyse::{Analysis, TurnLimits};
+use super::command::{
+    AnalyseArgs, Command, GoArgs, Id, NewGameArgs, PositionArgs, RawMove, RawPlacement, Token,
+};
 use super::job::Job;
 use super::options::EngineOptions;
 use super::reason::Reason;
@@ -241,6 +244,10 @@ impl Engine {
                 Ok(job) => return Effect::Start(job),
                 Err(failure) => Err(failure),
             },
+            Command::Analyse(args) => match self.analyse_job(id.clone(), args) {
+                Ok(job) => return Effect::Start(job),
+                Err(failure) => Err(failure),
+            },
             Command::Perft(depth) => {
                 return Effect::Start(Job::perft(id, self.game.position().clone(), depth))
             }
@@ -282,6 +289,33 @@ impl Engine {
                 let limits = Limits { models: self.models(), ..limits };
                 Ok(Job::go(id, self.game.position().clone(), limits, self.options))
             }
+        }
+    }
+
+    /// Builds the job of an `analyse`: the game given, or the current one from its start, replayed
+    /// here so that a bad game is refused before any search.
+    fn analyse_job(&self, id: Option<Id>, args: AnalyseArgs) -> Result<Job, Failure> {
+        let (newgame, tokens) = match args.game {
+            Some(game) => game,
+            None => self.start_and_tokens()?,
+        };
+        let rules = rules_of(&newgame)?;
+        replay(Game::new(rules.clone()), &tokens)?;
+        let limits = TurnLimits { movetime: args.movetime, nodes: args.nodes, depth: args.depth };
+        Ok(Job::analyse(id, Analysis::new(rules, tokens, limits, self.options)))
+    }
+
+    /// The current game as its start and its tokens (`history`), when it has a start.
+    fn start_and_tokens(&self) -> Result<(NewGameArgs, Vec<Token>), Failure> {
+        if matches!(self.origin, Origin::Line) {
+            return Err(Failure::new(
+                Reason::NoStart,
+                "the game was set up from a position line: it has no start to replay; give analyse startpos ...",
+            ));
+        }
+        match super::parse::parse_command(&format!("position {}", self.history())) {
+            Ok(Command::Position(PositionArgs::StartPos { newgame, tokens })) => Ok((newgame, tokens)),
+            _ => Err(Failure::new(Reason::Internal, "the history of the game does not read back")),
         }
     }
 
@@ -391,6 +425,7 @@ impl Engine {
             Command::Variants => text(Engine::variants(self.protocol >= 3)),
             Command::Status => text(status_payload(&self.game.position().status())),
             Command::Go(_)
+            | Command::Analyse(_)
             | Command::Bench
             | Command::Perft(_)
             | Command::Legal

@@ -1,4 +1,4 @@
-//! The long-running commands, `go`, `bench`, `perft`, `legal` and `next`, and the lane each runs on:
+//! The long-running commands, `go`, `analyse`, `bench`, `perft`, `legal` and `next`, and the lane each runs on:
 //! a job owns a copy of the position and runs off the engine loop, reporting `info` lines through a
 //! callback and checking a stop flag. It knows neither the engine that made it nor the session that
 //! schedules it.
@@ -11,15 +11,26 @@ use std::ops::ControlFlow;
 use crate::rules::{Move, Placement, Position};
 use crate::search::{self, Info, Limits};
 
+use super::analyse::{AnalysedTurn, Analysis};
 use super::command::Id;
 use super::options::EngineOptions;
 use super::reason::Reason;
 use super::response::{Failure, Payload, Response};
 
+/// What a job reports while it runs, before its response: the session writes each as an `info`
+/// line.
+#[derive(Debug, Clone)]
+pub enum Progress {
+    /// A report of a `go`'s search.
+    Search(Info),
+    /// A turn of an `analyse`, done.
+    Turn(AnalysedTurn),
+}
+
 /// Where a job runs: at most one job per lane.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Lane {
-    /// `go`.
+    /// `go`, `analyse`.
     Search,
     /// `legal`, `legal count`, `next`, `perft`, `bench`.
     Work,
@@ -44,6 +55,7 @@ pub struct Job {
 #[derive(Debug)]
 enum JobKind {
     Go { position: Box<Position>, limits: Limits, options: EngineOptions },
+    Analyse(Box<Analysis>),
     Bench,
     Perft { position: Box<Position>, depth: u32 },
     Legal { position: Box<Position>, count: bool },
@@ -54,6 +66,11 @@ impl Job {
     /// A `go` on a copy of the position.
     pub fn go(id: Option<Id>, position: Position, limits: Limits, options: EngineOptions) -> Job {
         Job { id, kind: JobKind::Go { position: Box::new(position), limits, options } }
+    }
+
+    /// An `analyse` of a game checked already.
+    pub fn analyse(id: Option<Id>, analysis: Analysis) -> Job {
+        Job { id, kind: JobKind::Analyse(Box::new(analysis)) }
     }
 
     /// A `bench`.
@@ -82,10 +99,11 @@ impl Job {
         self.id.as_ref()
     }
 
-    /// The lane the job runs on: `go` on the search lane, the others on the work lane.
+    /// The lane the job runs on: `go` and `analyse` on the search lane, the others on the work
+    /// lane.
     pub fn lane(&self) -> Lane {
         match self.kind {
-            JobKind::Go { .. } => Lane::Search,
+            JobKind::Go { .. } | JobKind::Analyse(_) => Lane::Search,
             JobKind::Bench | JobKind::Perft { .. } | JobKind::Legal { .. } | JobKind::Next { .. } => {
                 Lane::Work
             }
@@ -105,8 +123,14 @@ impl Job {
             JobKind::Legal { position, count: false } | JobKind::Next { position, .. } => {
                 small_hand(position) && few_moves(position)
             }
-            JobKind::Go { .. } | JobKind::Bench | JobKind::Perft { .. } => false,
+            JobKind::Go { .. } | JobKind::Analyse(_) | JobKind::Bench | JobKind::Perft { .. } => false,
         }
+    }
+
+    /// Whether the job is an `analyse` (a driver that runs jobs inline may hold it back a line, to
+    /// show what the engine answers while one runs).
+    pub fn is_analyse(&self) -> bool {
+        matches!(self.kind, JobKind::Analyse(_))
     }
 
     /// Whether the job runs until `stop` (`go infinite`).
@@ -114,11 +138,14 @@ impl Job {
         matches!(&self.kind, JobKind::Go { limits, .. } if limits.infinite)
     }
 
-    /// Runs the job to its end or until `stop` is set; `info` receives each progress report.
+    /// Runs the job to its end or until `stop` is set; `report` receives each progress report.
     /// Returns the response of the command that started it.
-    pub fn run(self, stop: &AtomicBool, info: &mut dyn FnMut(Info)) -> Response {
+    pub fn run(self, stop: &AtomicBool, report: &mut dyn FnMut(Progress)) -> Response {
         let result = match self.kind {
-            JobKind::Go { position, limits, options } => go(&position, &limits, options, stop, info),
+            JobKind::Go { position, limits, options } => {
+                go(&position, &limits, options, stop, &mut |i| report(Progress::Search(i)))
+            }
+            JobKind::Analyse(analysis) => analysis.run(stop, &mut |t| report(Progress::Turn(t))),
             JobKind::Bench => Ok(bench(stop)),
             JobKind::Legal { position, count } => Ok(legal(&position, count, stop)),
             JobKind::Next { position, partial } => match position.extensions(&partial, stop) {

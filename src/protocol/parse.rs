@@ -17,7 +17,9 @@ use thiserror::Error;
 
 use crate::rules::parse_number;
 
-use super::command::{Command, GoArgs, Id, NewGameArgs, PositionArgs, RawMove, RawPlacement, Token};
+use super::command::{
+    AnalyseArgs, Command, GoArgs, Id, NewGameArgs, PositionArgs, RawMove, RawPlacement, Token,
+};
 use super::reason::Reason;
 use super::registry;
 use super::response::{ErrorCode, Failure};
@@ -557,6 +559,39 @@ pub(super) fn position_command(i: &str) -> PResult<'_, Command> {
 
 pub(super) fn go_command(i: &str) -> PResult<'_, Command> {
     go_args.map(Command::Go).parse(i)
+}
+
+/// `analyse [movetime <ms>] [nodes <n>] [depth <d>] [startpos [newgame args] [moves <tokens>]]`:
+/// the limits in any order, each at most once, and the game last, running to the end of the line.
+pub(super) fn analyse_args(mut i: &str) -> PResult<'_, Command> {
+    let mut args = AnalyseArgs::default();
+    loop {
+        if eof::<_, Problem>(i).is_ok() {
+            return Ok((i, Command::Analyse(args)));
+        }
+        let at = i;
+        let (rest, _) = space1(i)?;
+        let (rest, word) = token(rest).unwrap_or((rest, ""));
+        i = match word {
+            "movetime" => keyword_number(rest, at, &mut args.movetime, "movetime", "milliseconds")?,
+            "nodes" => keyword_number(rest, at, &mut args.nodes, "nodes", "a node count")?,
+            "depth" => keyword_number(rest, at, &mut args.depth, "depth", "a depth")?,
+            "startpos" => match position_args(at)? {
+                (rest, PositionArgs::StartPos { newgame, tokens }) => {
+                    args.game = Some((newgame, tokens));
+                    rest
+                }
+                // `position_args` after `startpos` gives nothing else.
+                (rest, _) => rest,
+            },
+            _ => {
+                return Err(Err::Failure(Problem::new(
+                    at,
+                    ProblemKind::Expected("movetime, nodes, depth or startpos"),
+                )))
+            }
+        };
+    }
 }
 
 pub(super) fn protocol_args(i: &str) -> PResult<'_, Command> {

@@ -93,6 +93,7 @@ reasons! {
     UnknownField "unknown_field" InvalidPosition "a position line with an unknown or repeated field";
     BadField "bad_field" InvalidPosition "a position line with a bad value in a field";
     ReplayFailed "replay_failed" InvalidPosition "position startpos ... moves: a token that cannot be replayed";
+    NoStart "no_start" InvalidPosition "analyse of a game set up from a position line, which has no start to replay";
     Busy "busy" Busy "a command that would change the game while a go runs";
     NothingToUndo "nothing_to_undo" CannotUndo "undo with nothing to take back";
     UndoTooOld "undo_too_old" CannotUndo "undo past the last 10000 draws and moves";

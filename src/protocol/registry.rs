@@ -40,6 +40,9 @@ pub enum Relay {
     SetOption,
     /// `go`: only `movetime` or `nodes` within the operator's caps, maybe with `searchmoves`.
     Go,
+    /// `analyse`: only `movetime` or `nodes` within the operator's caps, maybe with the game
+    /// (`startpos ...`, which the engine checks).
+    Analyse,
 }
 
 /// One command's definition.
@@ -87,7 +90,7 @@ pub const COMMANDS: &[CommandDef] = &[
         synopsis: "protocol <version>",
         help: "speak protocol version 2 or 3 from now on",
         class: Class::Read,
-        relay: Relay::Never,
+        relay: Relay::Args,
         parse: parse::protocol_args,
     },
     CommandDef {
@@ -237,9 +240,19 @@ pub const COMMANDS: &[CommandDef] = &[
         parse: parse::go_command,
     },
     CommandDef {
+        word: "analyse",
+        synopsis:
+            "analyse [movetime <ms>] [nodes <n>] [depth <d>] [startpos [newgame args] [moves <tokens>]]",
+        help: "value every move of the game against the best; a line a turn, then the totals",
+        // It starts a search: `busy` while a `go` runs, and a `go` is `busy` while it runs.
+        class: Class::Changes,
+        relay: Relay::Analyse,
+        parse: parse::analyse_args,
+    },
+    CommandDef {
         word: "stop",
         synopsis: "stop",
-        help: "end every running job early (go, perft, legal, next, bench)",
+        help: "end every running job early (go, analyse, perft, legal, next, bench)",
         class: Class::Session,
         relay: Relay::Bare,
         parse: |i| parse::bare(i, Command::Stop),

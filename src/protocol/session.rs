@@ -20,12 +20,10 @@ use std::sync::Arc;
 
 use log::warn;
 
-use crate::search::Info;
-
 use super::command::{Command, Id};
 use super::engine::{Effect, Engine};
 use super::input::RawLine;
-use super::job::{Job, Lane};
+use super::job::{Job, Lane, Progress};
 use super::parse::{in_version, parse_line, Line, ParseError};
 use super::reason::Reason;
 use super::response::{Failure, InfoLine, Response};
@@ -38,7 +36,7 @@ pub enum Event {
     /// The input has ended.
     EndOfInput,
     /// A progress report of the job on a lane.
-    Info(Lane, Info),
+    Info(Lane, Progress),
     /// The job on a lane has finished with its response.
     Done(Lane, Response),
     /// The grace a `quit` gives the running jobs to report has passed.
@@ -144,13 +142,20 @@ impl Session {
                 }
                 self.exit_when_idle(&mut actions);
             }
-            Event::Info(lane, info) => {
+            Event::Info(lane, progress) => {
                 let running = match lane {
                     Lane::Search => self.search.as_ref(),
                     Lane::Work => self.work.as_ref(),
                 };
                 let id = running.and_then(|r| r.id.as_ref()).filter(|_| self.engine.protocol() >= 3);
-                actions.push(Action::Write(InfoLine { info: &info, id }.to_string()));
+                let line = match &progress {
+                    Progress::Search(info) => InfoLine { info, id }.to_string(),
+                    Progress::Turn(turn) => match id {
+                        Some(id) => format!("info id {id} {turn}\n"),
+                        None => format!("info {turn}\n"),
+                    },
+                };
+                actions.push(Action::Write(line));
             }
             Event::Done(lane, response) => {
                 match lane {

@@ -112,11 +112,14 @@ fn status_kib(pid: u32, field: &str) -> u64 {
 
 /// The protocol's session driven in-process, as the daemon drives it but with jobs run inline: a
 /// job runs to its end as soon as the session starts it, except a `go infinite`, which waits
-/// until its stop flag is raised (`stop`, `quit`, the end of input). What the session writes is
-/// returned as text.
+/// until its stop flag is raised (`stop`, `quit`, the end of input), and an `analyse`, which runs
+/// once the next line (or the end of input) has been taken, so that a transcript shows what the
+/// engine answers while one runs (`busy`, `stop`). What the session writes is returned as text.
 pub struct InlineSession {
     pub session: Session,
     pending: Option<(Lane, Job, Arc<AtomicBool>)>,
+    /// An `analyse` held back until the next event has been taken.
+    deferred: Option<(Lane, Job, Arc<AtomicBool>)>,
     /// Every job starts with its stop flag raised (the fuzz checks framing, not the search).
     stop_at_once: bool,
     /// The session has exited.
@@ -125,7 +128,13 @@ pub struct InlineSession {
 
 impl InlineSession {
     pub fn new(engine: Engine) -> InlineSession {
-        InlineSession { session: Session::new(engine), pending: None, stop_at_once: false, exited: false }
+        InlineSession {
+            session: Session::new(engine),
+            pending: None,
+            deferred: None,
+            stop_at_once: false,
+            exited: false,
+        }
     }
 
     /// A session whose jobs are stopped as they start.
@@ -149,6 +158,7 @@ impl InlineSession {
     pub fn feed(&mut self, event: Event) -> String {
         let mut out = String::new();
         let mut queue = VecDeque::from([event]);
+        let mut waited = self.deferred.take();
         loop {
             while let Some(event) = queue.pop_front() {
                 for action in self.session.handle(event) {
@@ -161,12 +171,18 @@ impl InlineSession {
                             }
                             if job.is_infinite() && !stop.load(Ordering::Relaxed) {
                                 self.pending = Some((lane, job, stop));
+                            } else if job.is_analyse() && !stop.load(Ordering::Relaxed) {
+                                self.deferred = Some((lane, job, stop));
                             } else {
                                 run_inline(lane, job, &stop, &mut queue);
                             }
                         }
                     }
                 }
+            }
+            if let Some((lane, job, stop)) = waited.take() {
+                run_inline(lane, job, &stop, &mut queue);
+                continue;
             }
             match self.pending.take() {
                 Some((lane, job, stop)) if stop.load(Ordering::Relaxed) => {

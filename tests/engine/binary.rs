@@ -998,3 +998,30 @@ fn a_game_of_endless_passes_keeps_the_last_ten_thousand_steps_to_undo() {
     assert!(history.contains(&format!(" turn={} ", 38 + turns - 5_000)), "{history}");
     assert!(peak_mib < 250, "peak {peak_mib} MiB");
 }
+
+#[test]
+fn an_analysis_runs_as_a_job_busy_for_changes_answering_reads_and_ends_on_stop() {
+    let mut engine = Engine::spawn(&[]);
+    engine.send(b"protocol 3\n");
+    assert_eq!(engine.response(PATIENCE), vec!["= 3", ""]);
+    // Playouts under a long time cap: the analysis runs until stopped.
+    engine.send(
+        b"1 analyse movetime 30000 depth 4 startpos seed 3 moves +566 5@h8,6@h9,6@i9 +24 2@i10,4@i11\n\
+          2 place pass\n3 go nodes 10\n4 analyse nodes 10\n5 status\n6 isready\n",
+    );
+    for id in 2..=4 {
+        let r = engine.response_skipping_info(PATIENCE);
+        assert!(r[0].starts_with(&format!("?{id} busy busy ")), "{r:?}");
+    }
+    let status = engine.response_skipping_info(PATIENCE);
+    // The analysis does not touch the current game (the new game's start, a draw due).
+    assert!(status[0].starts_with("=5 phase draw turn 1"), "a read is answered meanwhile: {status:?}");
+    assert_eq!(engine.response_skipping_info(PATIENCE), vec!["=6 readyok", ""]);
+    engine.send(b"7 stop\n");
+    let got = responses(&engine, 2);
+    assert_eq!(got[0], vec!["=7".to_owned(), String::new()]);
+    let last = got[1][0].split_whitespace().collect::<Vec<_>>();
+    assert_eq!(last[..2], ["=1", "analysed"], "{got:?}");
+    assert_eq!((last[3], last[4], last.last().copied()), ("of", "2", Some("stopped")), "{got:?}");
+    assert_quiet(&mut engine, 8);
+}

@@ -1,15 +1,13 @@
-//! Replays a game through an engine process, turn by turn: before each move it sets up the
-//! position with `position startpos ... moves <the tokens before it>`, asks `go <limits>` for the
-//! engine's best move and value, and, when the move played differs, `go <limits> searchmoves
-//! <played>` for the played move's value. The process handling (framing, ids, deadlines, faults)
-//! is the referee's [`EngineProcess`].
+//! Analyses a game through an engine process with one command, `analyse <limits> startpos ...
+//! moves ...` (PROTOCOL.md, `analyse`): the engine replays the game, values every move against its
+//! best and reports each turn as it is done, with the points lost and each seat's curve; they are
+//! read here, never computed. The process handling (framing, ids, deadlines, faults) is the
+//! referee's [`EngineProcess`].
 
-use thiserror::Error;
-use zatre::rules::Move;
-
-use super::answer::Verdict;
-use super::game::{GameInput, Turn};
+use super::answer::{self, Verdict};
+use super::game::GameInput;
 use crate::referee::{EngineProcess, Fault, Limits};
+use thiserror::Error;
 
 /// An engine that failed during an analysis.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -38,30 +36,31 @@ pub struct TurnAnalysis {
     pub seat: usize,
     /// The move played, as the input wrote it.
     pub played: String,
-    /// The played move's value: from `go searchmoves <played>`, or the best move's value when the
-    /// engine's best move is the move played (then no second search is made).
+    /// The played move's value (`value` of the engine's turn line).
     pub played_value: Verdict,
-    /// The engine's best move and its value, from `go`.
+    /// The engine's best move and its value (`best`, `bestvalue`).
     pub best: Verdict,
-    /// Whether the engine's best move is the move played (the same placements).
+    /// Whether the engine's best move is the move played (`bestplayed`).
     pub played_is_best: bool,
+    /// The points lost, as the engine says (`lost`: never below 0).
+    pub lost: f64,
+    /// Each seat's expected final margin after the turn, by seat (`margins`; `None` for `-`).
+    pub margins: Vec<Option<f64>>,
 }
 
 impl TurnAnalysis {
-    /// `best - played` as the engine valued them, rounded to hundredths; may be negative when the
-    /// two searches disagree (sampling noise), and is 0 when the played move is the best.
-    pub fn raw_loss(&self) -> f64 {
-        if self.played_is_best {
-            0.0
-        } else {
-            hundredths(self.best.score - self.played_value.score)
-        }
-    }
-
-    /// The points lost: the raw loss, or 0 when it is negative.
+    /// The points lost.
     pub fn loss(&self) -> f64 {
-        self.raw_loss().max(0.0)
+        self.lost
     }
+}
+
+/// A game's analysis: every turn, and each seat's points lost, seat 1 first, as the engine totalled
+/// them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Analysed {
+    pub turns: Vec<TurnAnalysis>,
+    pub lost: Vec<f64>,
 }
 
 /// A number rounded to hundredths, as the engine writes its scores.
@@ -108,78 +107,94 @@ impl Analyser {
         })
     }
 
-    /// Analyses every move of `game`, calling `done` after each.
+    /// Analyses every move of `game` with one `analyse`, calling `done` after each turn as the
+    /// engine reports it.
     ///
     /// # Errors
-    /// The first engine failure, naming the turn; the process is ended then, and the next call
-    /// starts a fresh one.
+    /// The first engine failure, naming the first turn not analysed; the process is ended then,
+    /// and the next call starts a fresh one.
     pub fn analyse(
         &mut self,
         game: &GameInput,
         mut done: impl FnMut(&TurnAnalysis),
-    ) -> Result<Vec<TurnAnalysis>, EngineError> {
-        let mut turns = Vec::with_capacity(game.turns.len());
-        for turn in &game.turns {
-            let analysed = self.analyse_turn(game, turn);
-            if analysed.is_err() {
-                // The process may be out of step with the protocol now: start afresh next time.
-                self.process = None;
-            }
-            let analysed = analysed?;
-            done(&analysed);
-            turns.push(analysed);
+    ) -> Result<Analysed, EngineError> {
+        let analysed = self.analyse_game(game, &mut done);
+        if analysed.is_err() {
+            // The process may be out of step with the protocol now: start afresh next time.
+            self.process = None;
         }
-        Ok(turns)
+        analysed
     }
 
-    fn analyse_turn(&mut self, game: &GameInput, turn: &Turn) -> Result<TurnAnalysis, EngineError> {
-        let failed = |what: String| EngineError::Turn {
-            turn: turn.number,
-            seat: turn.seat + 1,
-            played: turn.written.clone(),
-            what,
-        };
+    fn analyse_game(
+        &mut self,
+        game: &GameInput,
+        done: &mut dyn FnMut(&TurnAnalysis),
+    ) -> Result<Analysed, EngineError> {
         let limits = self.limits.clone();
+        // Two searches a turn at most, each within the limit of a `go`.
+        let turns = u32::try_from(game.turns.len()).unwrap_or(u32::MAX);
+        let timeout = limits.go_timeout.saturating_mul(turns.saturating_mul(2)) + limits.command_timeout;
+        let replay = game.replay();
+        let command =
+            format!("analyse {} {}", limits.go, replay.trim_start_matches("position ")).trim().to_string();
         let engine = self.engine()?;
-        engine
-            .request(&game.replay_before(turn), limits.command_timeout, false)
-            .map_err(|f| failed(f.to_string()))?;
-        let go = format!("go {}", limits.go).trim().to_string();
-        let ask = |engine: &mut EngineProcess, command: &str| -> Result<Verdict, String> {
-            let reply = engine.request(command, limits.go_timeout, true).map_err(|f| f.to_string())?;
-            Verdict::of(&reply).map_err(|e| e.to_string())
-        };
-        let best = ask(engine, &go).map_err(&failed)?;
-        let position = &turn.position;
-        let best_move = Move::parse(position.board().geometry(), &best.best)
-            .map_err(|e| format!("illegal_move: the best move '{}' does not parse: {e}", best.best))
-            .and_then(|mv| {
-                position.check(&mv).map_err(|e| format!("illegal_move: the best move {}: {e}", best.best))?;
-                Ok(mv)
-            })
-            .map_err(&failed)?;
-        let played_is_best = best_move == turn.played;
-        let played_value = if played_is_best {
-            best.clone()
-        } else {
-            let verdict = ask(engine, &format!("{go} searchmoves {}", turn.written)).map_err(&failed)?;
-            let searched = Move::parse(position.board().geometry(), &verdict.best).ok();
-            if searched.as_ref() != Some(&turn.played) {
-                return Err(failed(format!(
-                    "go searchmoves {} answered another move, {}",
-                    turn.written, verdict.best
-                )));
+        let mut turns: Vec<TurnAnalysis> = Vec::with_capacity(game.turns.len());
+        let mut bad: Option<String> = None;
+        let mut on_info = |line: String| {
+            if bad.is_some() || !answer::is_turn_line(&line) {
+                return;
             }
-            verdict
+            match answer::turn_line(&line) {
+                Ok(turn) => {
+                    done(&turn);
+                    turns.push(turn);
+                }
+                Err(e) => bad = Some(e.to_string()),
+            }
         };
-        Ok(TurnAnalysis {
-            turn: turn.number,
-            seat: turn.seat,
-            played: turn.written.clone(),
-            played_value,
-            best,
-            played_is_best,
-        })
+        let reply = engine.request_with(&command, timeout, Some(&mut on_info));
+        // The first turn the engine has not reported is the one it failed on.
+        let failed = |what: String, at: usize| match game.turns.get(at).or(game.turns.last()) {
+            Some(turn) => EngineError::Turn {
+                turn: turn.number,
+                seat: turn.seat + 1,
+                played: turn.written.clone(),
+                what,
+            },
+            None => EngineError::Start { command: self.command.clone(), fault: what },
+        };
+        let reply = reply.map_err(|f| failed(f.to_string(), turns.len()))?;
+        if let Some(what) = bad {
+            return Err(failed(what, turns.len()));
+        }
+        let first = reply.payload.first().map(String::as_str).unwrap_or("");
+        let (k, n, lost) = answer::totals(first).map_err(|e| failed(e.to_string(), turns.len()))?;
+        if k != turns.len() || n != game.turns.len() || k != n {
+            return Err(failed(
+                format!(
+                    "analyse answered '{first}' after {} turn lines, for a game of {} moves",
+                    turns.len(),
+                    game.turns.len()
+                ),
+                turns.len(),
+            ));
+        }
+        for (mine, theirs) in game.turns.iter().zip(&turns) {
+            if mine.number != theirs.turn || mine.seat != theirs.seat {
+                return Err(failed(
+                    format!(
+                        "analyse reported turn {} seat {} where the game has turn {} seat {}",
+                        theirs.turn,
+                        theirs.seat + 1,
+                        mine.number,
+                        mine.seat + 1
+                    ),
+                    turns.len(),
+                ));
+            }
+        }
+        Ok(Analysed { turns, lost })
     }
 
     /// Asks the engine to quit (at the end of the input).

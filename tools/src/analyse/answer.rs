@@ -1,23 +1,23 @@
-//! What an engine's answer to `go` says: the move and its value. The value is the `score` of the
-//! `bestmove` line, or, when an engine leaves it out there, of the last `info` line of the first
-//! candidate (`multipv 1`, or none given) before it; `stderr` and `samples` come from that line.
+//! What an engine's `analyse` says: one `info [id <id>] turn ...` line per turn analysed
+//! (PROTOCOL.md, `analyse`), read by its field names into a [`TurnAnalysis`], and the response's
+//! totals. The engine computes the values, the losses and the curves; nothing is computed here.
 
 use thiserror::Error;
 
-use crate::referee::Reply;
+use super::analyser::TurnAnalysis;
 
-/// An answer to `go` that does not say what the analysis needs.
+/// A line of `analyse` that does not say what the analysis needs.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum AnswerError {
-    #[error("go answered '{0}' instead of bestmove <move>")]
-    NoBestMove(String),
-    #[error("go gave no score for its move {0} (neither on bestmove nor on an info line)")]
-    NoScore(String),
-    #[error("a score that is not a number of points (at most {MAX_SCORE} either way): '{0}'")]
+    #[error("analyse gave a turn line without '{0}': '{1}'")]
+    Missing(&'static str, String),
+    #[error("a value that is not a number of points (at most {MAX_SCORE} either way): '{0}'")]
     BadScore(String),
+    #[error("analyse answered '{0}' instead of analysed <k> of <n> ...")]
+    NoTotals(String),
 }
 
-/// The engine's verdict on a position: its move and what it is worth.
+/// A move and what the engine says it is worth.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Verdict {
     /// The move as the engine wrote it.
@@ -32,44 +32,12 @@ pub struct Verdict {
     pub nodes: Option<u64>,
 }
 
-impl Verdict {
-    /// Reads a successful answer to `go`.
-    ///
-    /// # Errors
-    /// No `bestmove <move>` first, or no score for it, or a score that is not a number.
-    pub fn of(reply: &Reply) -> Result<Verdict, AnswerError> {
-        let first = reply.payload.first().map(String::as_str).unwrap_or("");
-        let mut words = first.split_whitespace();
-        let best = match (words.next(), words.next()) {
-            (Some("bestmove"), Some(mv)) => mv.to_string(),
-            _ => return Err(AnswerError::NoBestMove(first.to_string())),
-        };
-        let fields: Vec<&str> = words.collect();
-        let info = reply
-            .info
-            .iter()
-            .rev()
-            .map(|line| line.split_whitespace().collect::<Vec<_>>())
-            .find(|f| field(f, "multipv").is_none_or(|k| k == "1") && field(f, "score").is_some());
-        let score = match field(&fields, "score").or_else(|| info.as_deref().and_then(|f| field(f, "score")))
-        {
-            Some(text) => number(text)?,
-            None => return Err(AnswerError::NoScore(best)),
-        };
-        let info = info.unwrap_or_default();
-        let stderr = field(&info, "stderr").map(number).transpose()?;
-        let samples = field(&info, "samples").and_then(|s| s.parse().ok());
-        let nodes = field(&fields, "nodes").or_else(|| field(&info, "nodes")).and_then(|s| s.parse().ok());
-        Ok(Verdict { best, score, stderr, samples, nodes })
-    }
-}
-
 /// The word after `name` among `words`, read by name as PROTOCOL.md asks.
 fn field<'a>(words: &[&'a str], name: &str) -> Option<&'a str> {
     words.iter().position(|w| *w == name).and_then(|i| words.get(i + 1)).copied()
 }
 
-/// The largest score, either way, an engine's answer may give: far beyond any margin a game can
+/// The largest value, either way, an engine's answer may give: far beyond any margin a game can
 /// have, so that losses, their sums and the chart's scale stay finite numbers.
 const MAX_SCORE: f64 = 1_000_000.0;
 
@@ -80,45 +48,95 @@ fn number(text: &str) -> Result<f64, AnswerError> {
         .ok_or_else(|| AnswerError::BadScore(text.to_string()))
 }
 
+/// Whether `line` is a turn line of `analyse` (`info turn ...` or `info id <id> turn ...`).
+pub fn is_turn_line(line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().take(4).collect();
+    matches!(words.as_slice(), ["info", "turn", ..] | ["info", "id", _, "turn"])
+}
+
+/// Reads one turn line of `analyse`.
+///
+/// # Errors
+/// A field missing or a value that is not a number.
+pub fn turn_line(line: &str) -> Result<TurnAnalysis, AnswerError> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let get = |name: &'static str| field(&words, name).ok_or_else(|| AnswerError::Missing(name, line.into()));
+    let whole =
+        |name: &'static str| get(name)?.parse::<u64>().map_err(|_| AnswerError::Missing(name, line.into()));
+    let margins = get("margins")?
+        .split(',')
+        .map(|m| if m == "-" { Ok(None) } else { number(m).map(Some) })
+        .collect::<Result<Vec<_>, _>>()?;
+    let nodes = Some(whole("nodes")?);
+    let best = Verdict {
+        best: get("best")?.to_string(),
+        score: number(get("bestvalue")?)?,
+        stderr: None,
+        samples: None,
+        nodes,
+    };
+    let played = get("played")?.to_string();
+    let played_value = Verdict { best: played.clone(), score: number(get("value")?)?, ..best.clone() };
+    Ok(TurnAnalysis {
+        turn: u32::try_from(whole("turn")?).map_err(|_| AnswerError::Missing("turn", line.into()))?,
+        seat: usize::try_from(whole("seat")?)
+            .ok()
+            .and_then(|s| s.checked_sub(1))
+            .ok_or_else(|| AnswerError::Missing("seat", line.into()))?,
+        played,
+        played_value,
+        best,
+        played_is_best: get("bestplayed")? == "yes",
+        lost: number(get("lost")?)?,
+        margins,
+    })
+}
+
+/// The response `analysed <k> of <n> lost <l>,... ...`: the turns analysed, the game's moves and
+/// each seat's points lost, seat 1 first.
+///
+/// # Errors
+/// Another response.
+pub fn totals(payload: &str) -> Result<(usize, usize, Vec<f64>), AnswerError> {
+    let bad = || AnswerError::NoTotals(payload.to_string());
+    let words: Vec<&str> = payload.split_whitespace().collect();
+    let ["analysed", k, "of", n, rest @ ..] = words.as_slice() else { return Err(bad()) };
+    let lost = field(rest, "lost").ok_or_else(bad)?.split(',').map(number).collect::<Result<Vec<_>, _>>()?;
+    match (k.parse(), n.parse()) {
+        (Ok(k), Ok(n)) => Ok((k, n, lost)),
+        _ => Err(bad()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn reply(payload: &str, info: &[&str]) -> Reply {
-        Reply { payload: vec![payload.to_string()], info: info.iter().map(|s| s.to_string()).collect() }
-    }
-
     #[test]
-    fn the_score_of_bestmove_and_the_spread_of_the_last_info_line() {
-        let r = reply(
-            "bestmove 4@h8,1@i8,4@j8 score 2.56 nodes 398897",
-            &[
-                "info depth 3 multipv 1 score 2.29 stderr 0.79 samples 64 winprob 0.594 nodes 42592 nps 1 time 32 pv 4@h8",
-                "info depth 3 multipv 1 score 2.56 stderr 0.16 samples 1511 winprob 0.658 nodes 398897 nps 1 time 280 pv 4@h8,1@i8,4@j8",
-                "info depth 3 multipv 2 score 1.00 stderr 0.20 samples 10 nodes 398897 nps 1 time 280 pv 1@h8",
-            ],
+    fn a_turn_line_is_read_by_its_field_names() {
+        let line = "info id 7 turn 2 seat 2 played 2@i10,4@i11 points 4 value -18.77 best 4@i8,2@i7 \
+                    bestpoints 4 bestvalue -8.52 bestplayed no lost 10.25 margins 18.77,-18.77,- nodes 4025";
+        assert!(is_turn_line(line));
+        let t = turn_line(line).expect("a full line");
+        assert_eq!(
+            (t.turn, t.seat, t.played.as_str(), t.best.best.as_str()),
+            (2, 1, "2@i10,4@i11", "4@i8,2@i7")
         );
-        let v = Verdict::of(&r).expect("a full answer");
-        assert_eq!(v.best, "4@h8,1@i8,4@j8");
-        assert_eq!(v.score, 2.56);
-        assert_eq!(v.stderr, Some(0.16));
-        assert_eq!(v.samples, Some(1511));
-        assert_eq!(v.nodes, Some(398897));
+        assert_eq!((t.played_value.score, t.best.score, t.lost), (-18.77, -8.52, 10.25));
+        assert!(!t.played_is_best);
+        assert_eq!(t.margins, vec![Some(18.77), Some(-18.77), None]);
+        assert!(!is_turn_line("info depth 1 score 2 pv pass"));
     }
 
     #[test]
-    fn an_engine_that_scores_only_in_info_lines_or_not_at_all() {
-        let v = Verdict::of(&reply("bestmove pass", &["info score -1.5 pv pass"])).expect("info's score");
-        assert_eq!((v.best.as_str(), v.score, v.stderr), ("pass", -1.5, None));
-        assert_eq!(Verdict::of(&reply("bestmove pass", &[])), Err(AnswerError::NoScore("pass".into())));
-        assert!(matches!(Verdict::of(&reply("move 5@h8", &[])), Err(AnswerError::NoBestMove(_))));
-        assert!(matches!(Verdict::of(&reply("bestmove pass score x", &[])), Err(AnswerError::BadScore(_))));
-        assert!(matches!(Verdict::of(&reply("bestmove pass score inf", &[])), Err(AnswerError::BadScore(_))));
-        // Finite but absurd: its loss overflowed to inf, and the chart drew NaN.
-        assert!(matches!(
-            Verdict::of(&reply("bestmove pass score 1.7e308", &[])),
-            Err(AnswerError::BadScore(_))
-        ));
-        assert!(Verdict::of(&reply("bestmove pass score -999999.5", &[])).is_ok());
+    fn bad_lines_and_totals_say_why() {
+        let full = "info turn 1 seat 1 played pass value 1 best pass bestvalue 1 bestplayed yes lost 0 margins 1 nodes 3";
+        assert!(turn_line(full).is_ok());
+        assert!(matches!(turn_line(&full.replace(" lost 0", "")), Err(AnswerError::Missing("lost", _))));
+        assert!(matches!(turn_line(&full.replace("value 1 ", "value inf ")), Err(AnswerError::BadScore(_))));
+        assert!(matches!(turn_line(&full.replace("seat 1", "seat 0")), Err(AnswerError::Missing("seat", _))));
+        assert_eq!(totals("analysed 3 of 5 lost 1.00,2.50 nodes 9 stopped"), Ok((3, 5, vec![1.0, 2.5])));
+        assert!(totals("analysed 3 of 5 nodes 9").is_err());
+        assert!(totals("bestmove pass").is_err());
     }
 }

@@ -31,33 +31,12 @@ pub const SEAT_COLOURS: [&str; 6] = ["#0072b2", "#d55e00", "#009e73", "#cc79a7",
 /// the same.
 pub const SEAT_DASHES: [&str; 6] = ["none", "8 4", "2 3", "10 3 2 3", "4 4", "1 3"];
 
-/// Each seat's expected final margin after every turn of `report`, by seat, one entry per turn.
-///
-/// The engine values a move for the seat that made it: the played move's value is the mover's
-/// expected final margin over the best other sheet (its expected final score when it plays
-/// alone). A seat on the mover's sheet (a team-mate) gets that value too; with two sheets the other
-/// sheet's margin is its negation; with more sheets a seat keeps its own last value (the engine
-/// says nothing new about it), and has none (`None`) before its first move.
+/// Each seat's expected final margin after every turn of `report`, by seat, one entry per turn:
+/// the engine's `margins` of each turn (PROTOCOL.md, `analyse`), `None` where it gives none.
 pub fn curves(report: &GameReport) -> Vec<Vec<Option<f64>>> {
-    let sheet_of = |seat: usize| report.teams.as_ref().map_or(seat, |teams| teams[seat]);
-    let mut sheets: Vec<usize> = (0..report.players).map(sheet_of).collect();
-    sheets.sort_unstable();
-    sheets.dedup();
-    let two_sheets = sheets.len() == 2;
-    let mut last: Vec<Option<f64>> = vec![None; report.players];
-    let mut out = vec![Vec::with_capacity(report.turns.len()); report.players];
-    for turn in &report.turns {
-        let value = turn.played_value.score;
-        for (seat, curve) in out.iter_mut().enumerate() {
-            if sheet_of(seat) == sheet_of(turn.seat) {
-                last[seat] = Some(value);
-            } else if two_sheets {
-                last[seat] = Some(-value);
-            }
-            curve.push(last[seat]);
-        }
-    }
-    out
+    (0..report.players)
+        .map(|seat| report.turns.iter().map(|t| t.margins.get(seat).copied().flatten()).collect())
+        .collect()
 }
 
 /// The chart of `report` as a standalone SVG document (English words: the command line's).
@@ -250,46 +229,43 @@ mod tests {
     use super::*;
     use crate::analyse::{GameInput, TurnAnalysis, Verdict};
 
-    fn turn(turn: u32, seat: usize, played: f64, best: f64) -> TurnAnalysis {
+    fn turn(turn: u32, seat: usize, margins: &[Option<f64>]) -> TurnAnalysis {
         let verdict =
             |score: f64| Verdict { best: "1@h8".into(), score, stderr: None, samples: None, nodes: None };
         TurnAnalysis {
             turn,
             seat,
             played: "1@h8".into(),
-            played_value: verdict(played),
-            best: verdict(best),
-            played_is_best: played == best,
+            played_value: verdict(0.0),
+            best: verdict(0.0),
+            played_is_best: true,
+            lost: 0.0,
+            margins: margins.to_vec(),
         }
     }
 
-    fn report(players: usize, extra: &str, turns: Vec<TurnAnalysis>) -> GameReport {
-        let line = format!("position startpos players {players} {extra} moves +441 4@h8,1@h9,4@h10");
+    fn report(players: usize, turns: Vec<TurnAnalysis>) -> GameReport {
+        let line = format!("position startpos players {players} moves +441 4@h8,1@h9,4@h10");
         let game = GameInput::parse(1, &line).expect("a game");
         GameReport::new(&game, "zatre", "nodes 10", turns)
     }
 
+    /// The curves are the engine's margins, a line per seat; a seat it says nothing of has no
+    /// point (nor has one the engine left out).
     #[test]
-    fn two_players_mirror_each_other_and_more_keep_their_last_value() {
-        let two = report(2, "", vec![turn(1, 0, 3.0, 3.0), turn(2, 1, 5.0, 6.0)]);
-        assert_eq!(curves(&two), vec![vec![Some(3.0), Some(-5.0)], vec![Some(-3.0), Some(5.0)]]);
-        let three = report(3, "", vec![turn(1, 0, 3.0, 3.0), turn(2, 1, 5.0, 6.0), turn(3, 2, -1.0, 0.0)]);
+    fn the_curves_are_the_engines_margins_by_seat() {
+        let three = report(
+            3,
+            vec![
+                turn(1, 0, &[Some(3.0), None, None]),
+                turn(2, 1, &[Some(3.0), Some(5.0), None]),
+                turn(3, 2, &[]),
+            ],
+        );
         assert_eq!(
             curves(&three),
-            vec![
-                vec![Some(3.0), Some(3.0), Some(3.0)],
-                vec![None, Some(5.0), Some(5.0)],
-                vec![None, None, Some(-1.0)],
-            ]
+            vec![vec![Some(3.0), Some(3.0), None], vec![None, Some(5.0), None], vec![None, None, None]]
         );
-        // Four players in two teams (seats 1 and 2, seats 3 and 4): two sheets, team-mates share
-        // the value.
-        let teams = report(4, "teams=on", vec![turn(1, 0, 2.0, 2.0), turn(2, 2, 4.0, 4.0)]);
-        let c = curves(&teams);
-        assert_eq!(c[0], vec![Some(2.0), Some(-4.0)]);
-        assert_eq!(c[1], c[0]);
-        assert_eq!(c[2], vec![Some(-2.0), Some(4.0)]);
-        assert_eq!(c[3], c[2]);
     }
 
     #[test]

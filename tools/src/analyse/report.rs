@@ -32,6 +32,9 @@ pub struct GameReport {
     /// The arguments of every `go`.
     pub go: String,
     pub turns: Vec<TurnAnalysis>,
+    /// Each seat's points lost, seat 1 first, as the engine totalled them (`analyse`'s response);
+    /// without them a seat's total is the sum of its turns' losses.
+    pub lost: Option<Vec<f64>>,
 }
 
 /// What one seat lost over the game.
@@ -64,6 +67,7 @@ impl GameReport {
             analyser: analyser.to_string(),
             go: go.to_string(),
             turns,
+            lost: None,
         }
     }
 
@@ -73,7 +77,8 @@ impl GameReport {
             .map(|seat| {
                 let mine: Vec<usize> =
                     (0..self.turns.len()).filter(|&i| self.turns[i].seat == seat).collect();
-                let lost = hundredths(mine.iter().map(|&i| self.turns[i].loss()).sum());
+                let summed = || hundredths(mine.iter().map(|&i| self.turns[i].loss()).sum());
+                let lost = self.lost.as_ref().and_then(|l| l.get(seat).copied()).unwrap_or_else(summed);
                 let mut worst: Vec<usize> =
                     mine.iter().copied().filter(|&i| self.turns[i].loss() > 0.0).collect();
                 // Stable: equal losses keep turn order.
@@ -244,8 +249,9 @@ struct JsonTurn<'a> {
     best_value: f64,
     best_stderr: Option<f64>,
     played_is_best: bool,
-    raw_loss: f64,
     loss: f64,
+    /// Each seat's expected final margin after the turn (the chart's curves), by seat.
+    margins: &'a [Option<f64>],
 }
 
 impl<'a> JsonTurn<'a> {
@@ -260,8 +266,8 @@ impl<'a> JsonTurn<'a> {
             best_value: t.best.score,
             best_stderr: t.best.stderr,
             played_is_best: t.played_is_best,
-            raw_loss: t.raw_loss(),
             loss: t.loss(),
+            margins: &t.margins,
         }
     }
 }
@@ -293,6 +299,9 @@ mod tests {
             played_value: verdict(&format!("{turn}@h8"), played),
             best: verdict(if played == best { "p" } else { "b" }, best),
             played_is_best: played == best,
+            // As the engine gives it (PROTOCOL.md, `analyse`).
+            lost: if played == best { 0.0 } else { (best - played).max(0.0) },
+            margins: vec![Some(played), Some(-played)],
         }
     }
 
@@ -310,8 +319,6 @@ mod tests {
             turn(4, 1, -4.0, 0.0),
             turn(5, 1, 1.0, 4.0),
         ]);
-        assert_eq!(r.turns[2].raw_loss(), -0.5);
-        assert_eq!(r.turns[2].loss(), 0.0);
         let seats = r.seats();
         assert_eq!(seats[0], SeatSummary { seat: 0, moves: 2, lost: 0.0, worst: vec![] });
         // Turns 2 and 5 both lost 3: the earlier first; turn 4 lost 4.
@@ -322,9 +329,18 @@ mod tests {
         assert!(text.contains("seat 1: lost 0.00 in 2 moves"), "{text}");
         let json: serde_json::Value = serde_json::from_str(&r.to_json()).expect("valid JSON");
         assert_eq!(json["turns"].as_array().map(Vec::len), Some(5));
-        assert_eq!(json["turns"][2]["raw_loss"], -0.5);
         assert_eq!(json["turns"][2]["loss"], 0.0);
+        assert_eq!(json["turns"][1]["margins"], serde_json::json!([0.0, -0.0]));
         assert_eq!(json["seats"][1]["worst"][0]["turn"], 4);
+    }
+
+    /// The engine's totals are the seats' totals; the sum of the turns only stands in without them.
+    #[test]
+    fn the_engines_totals_are_the_seats_totals() {
+        let mut r = report(vec![turn(1, 0, 1.0, 2.0), turn(2, 1, 0.0, 0.0)]);
+        assert_eq!(r.seats()[0].lost, 1.0);
+        r.lost = Some(vec![1.25, 0.5]);
+        assert_eq!((r.seats()[0].lost, r.seats()[1].lost), (1.25, 0.5));
     }
 
     #[test]

@@ -19,15 +19,15 @@ use zatre_tools::referee::Limits;
 const DEFAULT_NODES: u64 = 1_000_000;
 
 /// Analyses Zatre games with an engine: for every move, the engine's best move and its value,
-/// the value of the move played (`go searchmoves <played>` under the same limits) and the points
-/// lost; then per seat the total lost and the five worst moves.
+/// the value of the move played and the points lost, all from the engine's `analyse` (one command
+/// a game; PROTOCOL.md, `analyse`); then per seat the total lost and the five worst moves.
 ///
 /// The input (FILE, or stdin when FILE is absent or `-`) holds one game a line, either a
 /// `position startpos ... moves ...` line (or the `startpos ...` payload of `history`) or a
 /// `zatre-match` JSON Lines record (its `replay`); blank lines and lines starting with `#` are
 /// skipped. Values are the engine's `score`: the expected final margin over the best other sheet,
 /// in sheet points; a move's loss is the best move's value minus its own, 0 when it is the best
-/// move, and never below 0 (the raw difference is kept in --json).
+/// move, and never below 0, as the engine says it.
 ///
 /// Example: zatre-analyse --engine target/release/zatre games.jsonl
 #[derive(Parser, Debug)]
@@ -36,17 +36,18 @@ struct Cli {
     /// The analysing engine's command line, run by `sh -c` (default: `zatre` beside this program).
     #[arg(long, value_name = "COMMAND")]
     engine: Option<String>,
-    /// Nodes per search, sent as `go nodes <n>` (the default: 1000000; deterministic with the
-    /// engine's Threads at 1).
+    /// Nodes per search, sent as `analyse nodes <n>` (the default: 1000000; deterministic with
+    /// the engine's Threads at 1).
     #[arg(long, value_name = "N", conflicts_with = "movetime", value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
-    /// Time per search in milliseconds, sent as `go movetime <ms>`.
+    /// Time per search in milliseconds, sent as `analyse movetime <ms>`.
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     movetime: Option<u64>,
     /// How long any command but `go` may take, and how much longer than --movetime a `go` may.
     #[arg(long, value_name = "MS", default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..))]
     margin: u64,
-    /// The limit for `go` (default: 60000 with nodes, movetime + margin with --movetime).
+    /// The limit for each search of `analyse`, two a turn (default: 60000 with nodes, movetime +
+    /// margin with --movetime).
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     timeout: Option<u64>,
     /// One JSON object per game (JSON Lines) instead of the text report.
@@ -114,8 +115,9 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
         bar.set_message(format!("line {line}"));
         let before = bar.position();
         match analyser.analyse(game, |_| bar.inc(1)) {
-            Ok(turns) => {
-                let report = GameReport::new(game, &engine, &go, turns);
+            Ok(analysed) => {
+                let mut report = GameReport::new(game, &engine, &go, analysed.turns);
+                report.lost = Some(analysed.lost);
                 if let Some(path) = &cli.svg {
                     let path = if games.len() == 1 { path.clone() } else { numbered(path, *line) };
                     fs::write(&path, svg(&report)).map_err(|e| format!("{}: {e}", path.display()))?;

@@ -58,7 +58,8 @@ struct Cli {
     #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(1..=100000))]
     max_commands_per_second: u32,
     /// Seconds the engine has to answer a relayed command; then it is ended (close code 4009).
-    /// Longer than the longest search a page may ask for (--max-movetime, --max-nodes).
+    /// Longer than the longest search a page may ask for (--max-movetime, --max-nodes). An
+    /// `analyse` has this long for each turn: every turn it reports restarts its time.
     #[arg(long, value_name = "SECONDS", default_value_t = 900, value_parser = clap::value_parser!(u64).range(1..=604800))]
     answer_timeout: u64,
     /// The largest `go movetime <ms>` relayed; the page offers up to 600000 a move.

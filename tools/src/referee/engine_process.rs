@@ -193,6 +193,30 @@ impl EngineProcess {
     /// Every way the engine can fail; an error response is [`Fault::Error`] with its code and
     /// message.
     pub fn request(&mut self, command: &str, timeout: Duration, allow_info: bool) -> Result<Reply, Fault> {
+        let mut info = VecDeque::new();
+        let mut keep = |line: String| {
+            if info.len() == MAX_INFO {
+                info.pop_front();
+            }
+            info.push_back(line);
+        };
+        let on_info: Option<&mut dyn FnMut(String)> = if allow_info { Some(&mut keep) } else { None };
+        let mut reply = self.request_with(command, timeout, on_info)?;
+        reply.info = info.into();
+        Ok(reply)
+    }
+
+    /// [`EngineProcess::request`] that hands every `info` line before the response to `on_info`
+    /// as it comes (none are allowed without it); the reply's `info` is then empty.
+    ///
+    /// # Errors
+    /// As [`EngineProcess::request`].
+    pub fn request_with(
+        &mut self,
+        command: &str,
+        timeout: Duration,
+        mut on_info: Option<&mut dyn FnMut(String)>,
+    ) -> Result<Reply, Fault> {
         let id = self.next_id;
         self.next_id += 1;
         let stdin = self.stdin.as_mut().ok_or_else(|| Fault::Crash("stdin is closed".to_string()))?;
@@ -202,17 +226,13 @@ impl EngineProcess {
         }
         let deadline = Instant::now().checked_add(timeout);
         let mut reply = Reply::default();
-        let mut info = VecDeque::new();
         let verb = command.split_whitespace().next().unwrap_or("");
         let mut budget = Budget { verb, left: MAX_RESPONSE };
         // Wait for the response's first line.
         loop {
             let line = budget.take(self.next_line(deadline, verb, timeout)?)?;
-            if allow_info && (line == "info" || line.starts_with("info ")) {
-                if info.len() == MAX_INFO {
-                    info.pop_front();
-                }
-                info.push_back(line);
+            if let Some(on_info) = on_info.as_mut().filter(|_| line == "info" || line.starts_with("info ")) {
+                on_info(line);
                 continue;
             }
             let other_id = || Fault::Garbage(format!("response '{}' to command {id} ({verb})", clip(&line)));
@@ -245,7 +265,6 @@ impl EngineProcess {
             }
             return Err(Fault::Garbage(format!("'{}' while waiting for the answer to {verb}", clip(&line))));
         }
-        reply.info = info.into();
         // The payload runs to the empty line.
         loop {
             let line = budget.take(self.next_line(deadline, verb, timeout)?)?;

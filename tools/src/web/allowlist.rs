@@ -43,19 +43,35 @@ pub struct Refusal {
     pub id: Option<String>,
     /// The protocol's error code.
     pub code: &'static str,
+    /// The reason key that version 3 writes after the code (docs/operating.md lists them).
+    pub reason: &'static str,
     /// One line for a person.
     pub message: String,
 }
 
 impl Refusal {
-    /// The response's lines: `?<id> <code> <message>` (or `? <code> <message>`) and the empty line
-    /// that ends every response.
-    pub fn lines(&self) -> [String; 2] {
+    /// The response's lines in the protocol version the page speaks: `?<id> <code> <message>`
+    /// (or `? <code> <message>`), in version 3 with the reason key after the code, and the empty
+    /// line that ends every response.
+    pub fn lines(&self, version: u32) -> [String; 2] {
+        let reason = if version >= 3 { format!(" {}", self.reason) } else { String::new() };
         let head = match &self.id {
-            Some(id) => format!("?{id} {} {}", self.code, self.message),
-            None => format!("? {} {}", self.code, self.message),
+            Some(id) => format!("?{id} {}{reason} {}", self.code, self.message),
+            None => format!("? {}{reason} {}", self.code, self.message),
         };
         [head, String::new()]
+    }
+}
+
+/// The protocol version a relayed line asks for (`<id> protocol 2` or `<id> protocol 3`), so that
+/// the bridge's own answers after it are in that version; `None` for any other line (a version the
+/// engine refuses changes nothing).
+pub fn protocol_asked(line: &str) -> Option<u32> {
+    let words: Vec<&str> = line.split([' ', '\t']).filter(|w| !w.is_empty()).collect();
+    match words.as_slice() {
+        [_, "protocol", "2"] => Some(2),
+        [_, "protocol", "3"] => Some(3),
+        _ => None,
     }
 }
 
@@ -100,11 +116,20 @@ pub fn check(line: &str, limits: &CommandLimits) -> Result<String, Refusal> {
         return Err(Refusal {
             id: None,
             code: "syntax_error",
+            reason: "bad_id",
             message: "zatre-web relays only commands that start with an id of 1 to 9 digits".into(),
         });
     }
     let id = first.to_string();
-    let refuse = |code: &'static str, message: String| Refusal { id: Some(id.clone()), code, message };
+    let refuse = |code: &'static str, message: String| {
+        // The keys of the bridge's own refusals (docs/operating.md).
+        let reason = match code {
+            "syntax_error" => "missing_command",
+            "unknown_command" => "not_relayed",
+            _ => "not_relayed_form",
+        };
+        Refusal { id: Some(id.clone()), code, reason, message }
+    };
     let Some(command) = words.next() else {
         return Err(refuse("syntax_error", "a command is expected after the id".into()));
     };
@@ -127,6 +152,7 @@ pub fn check(line: &str, limits: &CommandLimits) -> Result<String, Refusal> {
         }
         Relay::SetOption => setoption(&args, limits).map_err(|m| refuse("invalid_argument", m))?,
         Relay::Go => go(&args, limits).map_err(|m| refuse("invalid_argument", m))?,
+        Relay::Analyse => analyse(&args, limits).map_err(|m| refuse("invalid_argument", m))?,
         Relay::Never => {
             return Err(refuse(
                 "unknown_command",
@@ -161,27 +187,43 @@ fn setoption(args: &[&str], limits: &CommandLimits) -> Result<(), String> {
 /// `go movetime <ms>` or `go nodes <n>`, within the caps, then maybe `searchmoves <move> ...`.
 fn go(args: &[&str], limits: &CommandLimits) -> Result<(), String> {
     let form = "zatre-web relays go movetime <ms> or go nodes <n> [searchmoves <move> ...] only";
+    match search_limit(args, limits, form)? {
+        [] => Ok(()),
+        ["searchmoves", moves @ ..] if !moves.is_empty() && moves.iter().all(|m| is_move(m)) => Ok(()),
+        _ => Err(form.into()),
+    }
+}
+
+/// `analyse movetime <ms>` or `analyse nodes <n>`, within the caps (each turn's searches), then
+/// maybe the game, `startpos ...`, which the engine reads (a game replay starts no job beyond the
+/// searches the limit bounds).
+fn analyse(args: &[&str], limits: &CommandLimits) -> Result<(), String> {
+    let form = "zatre-web relays analyse movetime <ms> or analyse nodes <n> [startpos ...] only";
+    match search_limit(args, limits, form)? {
+        [] => Ok(()),
+        ["startpos", ..] => Ok(()),
+        _ => Err(form.into()),
+    }
+}
+
+/// The one limit of a search the page sends, `movetime <ms>` or `nodes <n>`, within the caps; the
+/// arguments after it.
+fn search_limit<'a, 'b>(
+    args: &'a [&'b str],
+    limits: &CommandLimits,
+    form: &str,
+) -> Result<&'a [&'b str], String> {
     let (limit, rest) = match args {
         [keyword, value, rest @ ..] => ((*keyword, number(value)), rest),
         _ => return Err(form.into()),
     };
     match limit {
-        ("movetime", Some(ms)) if (1..=limits.max_movetime).contains(&ms) => {}
+        ("movetime", Some(ms)) if (1..=limits.max_movetime).contains(&ms) => Ok(rest),
         ("movetime", _) => {
-            return Err(format!(
-                "movetime takes 1 to {} ms here (zatre-web --max-movetime)",
-                limits.max_movetime
-            ))
+            Err(format!("movetime takes 1 to {} ms here (zatre-web --max-movetime)", limits.max_movetime))
         }
-        ("nodes", Some(n)) if (1..=limits.max_nodes).contains(&n) => {}
-        ("nodes", _) => {
-            return Err(format!("nodes takes 1 to {} here (zatre-web --max-nodes)", limits.max_nodes))
-        }
-        _ => return Err(form.into()),
-    }
-    match rest {
-        [] => Ok(()),
-        ["searchmoves", moves @ ..] if !moves.is_empty() && moves.iter().all(|m| is_move(m)) => Ok(()),
+        ("nodes", Some(n)) if (1..=limits.max_nodes).contains(&n) => Ok(rest),
+        ("nodes", _) => Err(format!("nodes takes 1 to {} here (zatre-web --max-nodes)", limits.max_nodes)),
         _ => Err(form.into()),
     }
 }
@@ -253,6 +295,9 @@ mod tests {
             "23 go nodes 1000000",
             "24 go nodes 100000000 searchmoves 4@h8,1@h9,4@h10",
             "25 isready",
+            "25 protocol 3",
+            "26 analyse nodes 1000000",
+            "27 analyse movetime 500 startpos variant kids moves +05 0@e5,5@e6",
             "007\tgo  movetime 10 ",
         ] {
             ok(line);
@@ -285,6 +330,11 @@ mod tests {
             ("1 go movetime 100 nodes 5", "invalid_argument"),
             ("1 go movetime 99999999999999999999999", "invalid_argument"),
             ("1 go movetime -1", "invalid_argument"),
+            ("1 analyse", "invalid_argument"),
+            ("1 analyse depth 20", "invalid_argument"),
+            ("1 analyse nodes 100000001", "invalid_argument"),
+            ("1 analyse nodes 5 movetime 5", "invalid_argument"),
+            ("1 analyse movetime 5 depth 3 startpos", "invalid_argument"),
             ("1 draw 1 2 3", "invalid_argument"),
             ("1 place 5@h8 3@h9", "invalid_argument"),
             ("1 status extra", "invalid_argument"),
@@ -300,12 +350,26 @@ mod tests {
         for line in ["isready", "", "   ", "# comment", "1234567890 isready", "-1 isready", "1a isready"] {
             let r = refused(line);
             assert_eq!((r.code, r.id.as_deref()), ("syntax_error", None), "{line:?}");
-            assert_eq!(r.lines()[0], format!("? syntax_error {}", r.message));
+            assert_eq!(r.lines(2)[0], format!("? syntax_error {}", r.message));
+            assert_eq!(r.lines(3)[0], format!("? syntax_error bad_id {}", r.message));
         }
         let r = refused("42");
         assert_eq!(
-            r.lines(),
+            r.lines(2),
             ["?42 syntax_error a command is expected after the id".to_string(), String::new()]
+        );
+        assert_eq!(r.lines(3)[0], "?42 syntax_error missing_command a command is expected after the id");
+        assert_eq!(
+            refused("7 perft 2").lines(3)[0],
+            "?7 unknown_command not_relayed zatre-web does not relay 'perft' to the engine"
+        );
+        assert_eq!(
+            refused("8 go infinite").lines(3)[0].split(' ').take(3).collect::<Vec<_>>(),
+            ["?8", "invalid_argument", "not_relayed_form"]
+        );
+        assert_eq!(
+            (protocol_asked("1 protocol 3"), protocol_asked("1 protocol 2"), protocol_asked("1 protocol 4")),
+            (Some(3), Some(2), None)
         );
     }
 

@@ -150,9 +150,29 @@ impl Unanswered {
         }
     }
 
-    /// The oldest command not answered: its id and when it was relayed.
+    /// The engine reported progress on command `id` (a turn of its `analyse`): its time to answer
+    /// counts from `at`.
+    fn progressed(&self, id: &str, at: Instant) {
+        if let Some(entry) = self.lock().iter_mut().find(|(i, _)| i == id) {
+            entry.1 = at;
+        }
+    }
+
+    /// The command not answered that has waited longest since it was relayed or last made
+    /// progress: its id and that time.
     fn oldest(&self) -> Option<(String, Instant)> {
-        self.lock().front().cloned()
+        self.lock().iter().min_by_key(|(_, at)| *at).cloned()
+    }
+}
+
+/// The id of an `analyse`'s turn line in version 3 (`info id <id> turn ...`): each turn done
+/// restarts the time the engine has to answer that command, so that a long game's analysis is
+/// bounded per turn, not as a whole.
+fn progress_id(line: &str) -> Option<&str> {
+    let mut words = line.split(' ');
+    match (words.next(), words.next(), words.next(), words.next()) {
+        (Some("info"), Some("id"), Some(id), Some("turn")) => Some(id),
+        _ => None,
     }
 }
 
@@ -232,6 +252,10 @@ pub async fn run(socket: WebSocket, page: Page) {
     let refused = AtomicU64::new(0);
     let unanswered = Unanswered::default();
     let (refusals, mut refusals_out) = mpsc::channel::<Refusal>(MAX_REFUSALS_WAITING);
+    // The protocol version the page asked for last (`protocol 3`): the bridge's own answers are in
+    // it.
+    let page_version = std::sync::atomic::AtomicU32::new(2);
+    let page_version = &page_version;
     let limits = page.limits;
     let end = {
         // Reads the page and writes to the engine at once, so that a page is heard (its Close
@@ -288,6 +312,7 @@ pub async fn run(socket: WebSocket, page: Page) {
                         message: format!("the id {id} is taken by a command not answered yet"),
                         id: Some(id),
                         code: "syntax_error",
+                        reason: "id_taken",
                     },
                     Ok(id) => {
                         if !engine.push_line(line.as_bytes()) {
@@ -296,6 +321,9 @@ pub async fn run(socket: WebSocket, page: Page) {
                             return End::Page(CloseReason::TooManyCommands, why);
                         }
                         unanswered.add(id, Instant::now());
+                        if let Some(version) = allowlist::protocol_asked(line) {
+                            page_version.store(version, Ordering::Relaxed);
+                        }
                         continue;
                     }
                     Err(r) => r,
@@ -331,13 +359,17 @@ pub async fn run(socket: WebSocket, page: Page) {
                             } else if let Some(id) = response_id(&line) {
                                 in_response = true;
                                 unanswered.answered(id);
+                            } else if let Some(id) = progress_id(&line) {
+                                unanswered.progressed(id, Instant::now());
                             }
                             vec![line]
                         }
                         Line::TooLong => return End::EngineLineTooLong,
                         Line::Closed => return End::EngineExited,
                     },
-                    Some(refusal) = refusals_out.recv(), if !in_response => refusal.lines().to_vec(),
+                    Some(refusal) = refusals_out.recv(), if !in_response => {
+                        refusal.lines(page_version.load(Ordering::Relaxed)).to_vec()
+                    }
                     _ = ping.tick() => {
                         if sink.send(Message::Ping(Default::default())).await.is_err() {
                             return End::PageClosed;

@@ -202,8 +202,9 @@ fn a_recorded_game_is_reviewed_in_the_page() {
     assert_eq!(turns, Value::from(2 * ROUNDS), "a row per move");
     assert_eq!(shown_turn(&browser), Value::from(1), "the review starts before the first turn");
 
-    // The analysis at a small node limit, with its progress bar; Stop ends it, Analyse goes on.
-    browser.type_into("#review-nodes", NODES);
+    // The analysis, with its progress bar; Stop ends it, Analyse goes on. The engine analyses the
+    // game in one `analyse`, so the first run gets ten times the nodes: Stop comes while it runs.
+    browser.type_into("#review-nodes", &format!("{NODES}0"));
     browser.click("#review-run");
     browser.wait_until(
         "a first turn analysed",
@@ -220,6 +221,7 @@ fn a_recorded_game_is_reviewed_in_the_page() {
     browser.wait_until("stopped", "return document.body.dataset.review === 'idle'", Duration::from_secs(30));
     let done = browser.js("return Number(document.querySelector('#review-progress').value)");
     assert!(done.as_u64().is_some_and(|d| d >= 1 && d < u64::from(2 * ROUNDS)), "stopped after {done}");
+    browser.type_into("#review-nodes", NODES);
     browser.click("#review-run");
     browser.wait_until(
         "the analysis done",

@@ -763,6 +763,16 @@ fn only_the_pages_commands_reach_the_engine_the_rest_get_errors_with_their_ids()
         send(&mut ws, command);
         assert_eq!(response(&mut ws), [answer], "{command}");
     }
+    // After `protocol 3` the bridge's own refusals carry a reason key too, as the engine's do.
+    send(&mut ws, "15 protocol 3");
+    assert_eq!(response(&mut ws), ["=15 3"]);
+    send(&mut ws, "16 perft 3");
+    assert_eq!(
+        response(&mut ws),
+        ["?16 unknown_command not_relayed zatre-web does not relay 'perft' to the engine"]
+    );
+    send(&mut ws, "17 protocol 2");
+    assert_eq!(response(&mut ws), ["=17 2"]);
     // What the page itself sends is relayed, the searches of play, hints and review included.
     for (command, start) in [
         ("20 draw", "=20 "),

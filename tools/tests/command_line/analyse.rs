@@ -13,7 +13,6 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 use zatre::rules::{Move, Phase, Position, Rules, Variant};
-use zatre_tools::analyse::Verdict;
 use zatre_tools::referee::{read_records, EngineProcess};
 
 use crate::engine_path;
@@ -110,10 +109,15 @@ fn draw_token(values: &[u8]) -> String {
 fn engine_game_with_a_bad_move(seed: u64, bad_turn: u32) -> (String, Vec<String>, String) {
     let mut process = EngineProcess::spawn(&engine().display().to_string()).expect("the engine starts");
     let wait = Duration::from_secs(60);
-    let mut ask = |setup: &str, go: &str| -> Verdict {
+    // `bestmove <move> score <s> ...`: the move and its score.
+    let mut ask = |setup: &str, go: &str| -> (String, f64) {
         process.request(setup, wait, false).unwrap_or_else(|f| panic!("{setup}: {f}"));
         let reply = process.request(go, wait, true).unwrap_or_else(|f| panic!("{go}: {f}"));
-        Verdict::of(&reply).unwrap_or_else(|e| panic!("{go}: {e}"))
+        let words: Vec<&str> = reply.payload[0].split_whitespace().collect();
+        match words.as_slice() {
+            ["bestmove", mv, "score", score, ..] => (mv.to_string(), score.parse().expect("a score")),
+            _ => panic!("{go}: {:?}", reply.payload),
+        }
     };
     let mut position = Position::new(Rules::new(Variant::Classic, 2).expect("2 players are allowed"));
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -135,7 +139,7 @@ fn engine_game_with_a_bad_move(seed: u64, bad_turn: u32) -> (String, Vec<String>
                         .into_iter()
                         .map(|mv| {
                             let value = ask(&setup, &format!("go depth 0 searchmoves {mv}"));
-                            (value.score, mv)
+                            (value.1, mv)
                         })
                         .min_by(|a, b| a.0.total_cmp(&b.0))
                         .map(|(_, mv)| mv)
@@ -143,7 +147,7 @@ fn engine_game_with_a_bad_move(seed: u64, bad_turn: u32) -> (String, Vec<String>
                     bad = Some(lowest.to_string());
                     lowest
                 } else {
-                    parse(&ask(&setup, "go nodes 5000").best)
+                    parse(&ask(&setup, "go nodes 5000").0)
                 };
                 position.play(&mv).expect("the engine's move is legal");
                 tokens.push(mv.to_string());
@@ -342,7 +346,7 @@ fn real_match_records_analyse_as_text_and_json() {
         for (k, t) in turns.iter().enumerate() {
             assert_eq!(t["seat"].as_u64(), Some(k as u64 % 2 + 1), "{t}");
             assert!(t["loss"].as_f64().is_some_and(|l| l >= 0.0), "{t}");
-            assert!(t["best_value"].is_f64() && t["played_value"].is_f64() && t["raw_loss"].is_f64(), "{t}");
+            assert!(t["best_value"].is_f64() && t["played_value"].is_f64() && t["margins"].is_array(), "{t}");
             if t["played_is_best"] == true {
                 assert_eq!(t["loss"], 0.0, "{t}");
                 // The same placements, maybe written in another order.
@@ -458,11 +462,11 @@ fn limits_out_of_range_are_usage_errors() {
 #[test]
 fn an_engine_that_fails_is_an_error_naming_the_turn() {
     let (good, moves) = seeded_game(5, 3);
-    // The real engine behind a filter that ends its input at the third `position`: the engine
-    // exits and its stdout closes while the analysis waits for the answer of turn 3.
+    // The real engine behind a filter that ends its output after the second turn line of
+    // `analyse`: the analysis loses its engine while it waits for turn 3.
     let crashing = format!(
-        "n=0; while IFS= read -r line; do case \"$line\" in *' position '*) n=$((n+1)); \
-         [ $n -ge 3 ] && exit 3;; esac; printf '%s\\n' \"$line\"; done | {}",
+        "{} | {{ n=0; while IFS= read -r line; do case \"$line\" in 'info '*) n=$((n+1)); \
+         [ $n -ge 3 ] && exit 3;; esac; printf '%s\\n' \"$line\"; done; }}",
         engine().display()
     );
     let out = analyse(&["--engine", &crashing, "--nodes", "2000"], format!("{good}\n{good}\n"));
@@ -477,10 +481,11 @@ fn an_engine_that_fails_is_an_error_naming_the_turn() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("line 1: the engine '/nonexistent/zatre' did not start: spawn: "), "{stderr}");
     let refusing =
-        "while read -r id cmd rest; do case \"$cmd\" in go) printf '?%s internal no search\\n\\n' \"$id\";; \
+        "while read -r id cmd rest; do case \"$cmd\" in analyse) printf '?%s internal no search\\n\\n' \"$id\";; \
                     *) printf '=%s\\n\\n' \"$id\";; esac; done";
     let out = analyse(&["--engine", refusing], &good);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let expected = format!("line 1: turn 1 (seat 1, played {}): error: go: internal no search", moves[0]);
+    let expected =
+        format!("line 1: turn 1 (seat 1, played {}): error: analyse: internal no search", moves[0]);
     assert!(stderr.contains(&expected), "{stderr}");
 }

@@ -247,7 +247,10 @@ export default {
   'error.internal': 'V enginu nastala chyba; hra pokračuje.',
   'error.other': 'Engine odmítl ({code}).',
   'error.page': 'Na této stránce se něco pokazilo.',
-  'error.version': 'Tento engine je pro desku příliš starý: potřebuje verzi protokolu 2.',
+  'error.version': 'Tento engine je pro desku příliš starý: potřebuje verzi protokolu 3.',
+  'reason.replay_failed': 'Tuto hru nelze přehrát: jeden z jejích tahů nebo losů porušuje pravidla.',
+  'reason.no_start': 'Tato hra nemá začátek, od kterého by šla přehrát, proto ji nelze rozebrat.',
+  'reason.not_relayed': 'Server desky tento příkaz enginu nepředává.',
   'error.hintStale': 'Tato nápověda už neodpovídá tvým kamenům.',
 
   'close.4001': 'Počítač přestal fungovat. Klepni na „Znovu připojit a hrát dál“.',

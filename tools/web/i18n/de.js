@@ -247,7 +247,10 @@ export default {
   'error.internal': 'In der Engine ist ein Fehler aufgetreten; das Spiel geht weiter.',
   'error.other': 'Die Engine hat abgelehnt ({code}).',
   'error.page': 'Auf dieser Seite ist etwas schiefgegangen.',
-  'error.version': 'Diese Engine ist zu alt für das Brett: Es braucht Protokollversion 2.',
+  'error.version': 'Diese Engine ist zu alt für das Brett: Es braucht Protokollversion 3.',
+  'reason.replay_failed': 'Diese Partie lässt sich nicht nachspielen: Einer ihrer Züge oder Ziehungen verstößt gegen die Regeln.',
+  'reason.no_start': 'Diese Partie hat keinen Anfang zum Nachspielen und lässt sich daher nicht auswerten.',
+  'reason.not_relayed': 'Der Brett-Server gibt diesen Befehl nicht an die Engine weiter.',
   'error.hintStale': 'Dieser Tipp passt nicht mehr zu deinen Steinen.',
 
   'close.4001': 'Der Computer ist ausgefallen. Tippe auf „Neu verbinden und weiterspielen“.',

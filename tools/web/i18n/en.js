@@ -248,7 +248,10 @@ export default {
   'error.internal': 'The engine hit a bug of its own; the game goes on.',
   'error.other': 'The engine refused ({code}).',
   'error.page': 'Something went wrong on this page.',
-  'error.version': 'This engine is too old for the board: it needs protocol version 2.',
+  'error.version': 'This engine is too old for the board: it needs protocol version 3.',
+  'reason.replay_failed': 'That game cannot be replayed: one of its draws or moves breaks the rules.',
+  'reason.no_start': 'That game has no start to replay, so it cannot be analysed.',
+  'reason.not_relayed': 'The board server does not pass that command on to the engine.',
   'error.hintStale': 'That hint no longer fits your hand.',
 
   'close.4001': 'The computer stopped working. Press “Reconnect and go on”.',

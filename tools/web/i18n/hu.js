@@ -247,7 +247,10 @@ export default {
   'error.internal': 'Hiba történt a motorban; a játék folytatódik.',
   'error.other': 'A motor elutasította ({code}).',
   'error.page': 'Valami hiba történt ezen az oldalon.',
-  'error.version': 'Ez a motor túl régi a táblához: a 2-es protokollverzió kell.',
+  'error.version': 'Ez a motor túl régi a táblához: a 3-as protokollverzió kell.',
+  'reason.replay_failed': 'Ezt a játszmát nem lehet visszajátszani: egyik húzása vagy lépése szabálytalan.',
+  'reason.no_start': 'Ennek a játszmának nincs kezdete, amelyből vissza lehetne játszani, ezért nem elemezhető.',
+  'reason.not_relayed': 'A tábla szervere ezt a parancsot nem adja tovább a motornak.',
   'error.hintStale': 'Ez a tipp már nem illik a lapkáidhoz.',
 
   'close.4001': 'A gép leállt. Koppints az „Újracsatlakozás és folytatás” gombra.',

@@ -153,8 +153,9 @@ function showError(e) {
   state.shownError = e;
   const box = $('#error-box');
   if (e instanceof EngineError) {
-    $('#error').textContent = errorWords(e.code);
-    $('#error-detail').textContent = `${e.command.split(' ')[0]}: ${e.code}${e.detail ? ` ${e.detail}` : ''}`;
+    $('#error').textContent = errorWords(e.code, e.reason);
+    const key = e.reason ? ` ${e.reason}` : '';
+    $('#error-detail').textContent = `${e.command.split(' ')[0]}: ${e.code}${key}${e.detail ? ` ${e.detail}` : ''}`;
     box.dataset.code = e.code;
   } else if (e instanceof PageError) {
     $('#error').textContent = t(e.key);
@@ -286,8 +287,11 @@ async function connect() {
   await engine.connect();
   state.connected = true;
   state.multipv = 1;
-  const version = (await call('protocol_version'))[0];
-  if (Number(version) < 2) throw new PageError('error.version');
+  // The page speaks version 3: every refusal then carries a reason key, which the page says in its
+  // own words (an engine without version 3 refuses `protocol 3`).
+  const spoken = await engine.request('protocol 3');
+  if (!spoken.ok || spoken.payload[0] !== '3') throw new PageError('error.version');
+  engine.version = 3;
   // Once: a reconnect keeps the dialog's choices (the engine behind the bridge is the same).
   if (!state.variants.length) {
     state.variants = P.variants(await call('variants'));
@@ -783,9 +787,28 @@ function refusalWords(r) {
 }
 
 /**
+ * The page's sentence for each reason key of an `illegal_move` (PROTOCOL.md, "Version 3"); a key
+ * not listed gets the general sentence.
+ */
+const WHY = {
+  occupied: 'why.occupied',
+  cell_twice: 'why.occupied',
+  not_adjacent: 'why.neighbour',
+  off_centre: 'why.centre',
+  run_over_limit: 'why.sum',
+  double_forbidden: 'why.double',
+  double_not_forced: 'why.double',
+  double_no_order: 'why.double',
+  too_few: 'why.more',
+  not_maximal: 'why.more',
+  no_completion: 'why.more',
+};
+
+/**
  * Asks the engine why `value` may not go on `cell` now (`next` with it added: `illegal_move` and
- * the rule it breaks), and says that rule in the page's words. The engine's reason is matched by
- * its wording (src/rules/error.rs); one not recognised gets the general sentence.
+ * the reason key of the rule it breaks), and says that rule in the page's words, chosen by the
+ * key. Only the figures of a run over the limit come from the message: its last two numbers, the
+ * sum and the limit.
  */
 async function explainRefusal(value, cell) {
   const filled = state.position.board.some((tl) => tl.cell === cell);
@@ -796,18 +819,15 @@ async function explainRefusal(value, cell) {
   } else {
     const tried = [...state.pending, { value, cell }].map((p) => `${p.value}@${p.cell}`).join(',');
     const r = await state.engine.request(`next ${tried}`);
-    const m = r.ok ? '' : String(r.message || '');
-    let sum;
+    const reason = r.ok ? null : r.reason;
+    why = WHY[reason] || 'why.other';
     // With a tile on the centre already (this turn's), a cell apart from it touches no tile.
-    const centreTaken = state.pending.some((p) => p.cell === state.geometry.centre);
-    if (/first tile of the game must go on the centre/.test(m)) why = centreTaken ? 'why.neighbour' : 'why.centre';
-    else if (/ is occupied$/.test(m)) why = 'why.occupied';
-    else if (/has no occupied neighbour/.test(m)) why = 'why.neighbour';
-    else if ((sum = /would sum to (\d+), over (\d+)/.exec(m))) {
-      why = 'why.sum';
-      params = { sum: sum[1], limit: sum[2] };
-    } else if (/^double cell /.test(m)) why = 'why.double';
-    else if (/must place|part of no legal move|still fits after this move/.test(m)) why = 'why.more';
+    if (why === 'why.centre' && state.pending.some((p) => p.cell === state.geometry.centre)) why = 'why.neighbour';
+    if (why === 'why.sum') {
+      const figures = String(r.message || '').match(/\d+/g) || [];
+      if (figures.length < 2) why = 'why.other';
+      else params = { sum: figures[figures.length - 2], limit: figures[figures.length - 1] };
+    }
   }
   refuse({ value, cell, why, params });
 }
@@ -904,7 +924,7 @@ $('#undo').addEventListener('click', () =>
     for (;;) {
       const r = await state.engine.request('undo');
       if (!r.ok) {
-        if (r.code !== 'cannot_undo') throw new EngineError(r.code, r.message, 'undo');
+        if (r.code !== 'cannot_undo') throw new EngineError(r.code, r.message, 'undo', r.reason);
         break;
       }
       const st = P.status(await call('status'));
@@ -1009,6 +1029,8 @@ function marginWords(score) {
 
 function onInfo(line) {
   const info = P.info(line);
+  // A turn line of a review's `analyse` is the review's to show.
+  if (info.turn !== undefined) return;
   const k = Number(info.multipv || 1);
   state.infos.set(k, info);
   const best = state.infos.get(1) || info;

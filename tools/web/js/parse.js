@@ -169,6 +169,42 @@ export function info(line) {
   return out;
 }
 
+/**
+ * A turn line of `analyse` (PROTOCOL.md, `analyse`): `info [id <id>] turn <t> seat <s> played
+ * <move> points <p> value <v> best <move> bestpoints <p> bestvalue <v> bestplayed yes|no lost <l>
+ * margins <m>,... nodes <n>`, as numbers; null for any other line or a line missing a field.
+ */
+export function analysedTurn(line) {
+  const f = info(line);
+  if (f.turn === undefined) return null;
+  const n = (v) => (v === undefined || v === '' ? NaN : Number(v));
+  const out = {
+    turn: n(f.turn),
+    seat: n(f.seat),
+    played: f.played,
+    playedPoints: n(f.points),
+    playedValue: n(f.value),
+    best: f.best,
+    bestPoints: n(f.bestpoints),
+    bestValue: n(f.bestvalue),
+    playedIsBest: f.bestplayed === 'yes',
+    lost: n(f.lost),
+    margins: (f.margins || '').split(',').map((m) => (m === '-' ? null : n(m))),
+  };
+  const numbers = [out.turn, out.seat, out.playedPoints, out.playedValue, out.bestPoints, out.bestValue, out.lost];
+  const ok = out.played && out.best && numbers.every(Number.isFinite) && out.margins.every((m) => m === null || Number.isFinite(m));
+  return ok ? out : null;
+}
+
+/** `analysed <k> of <n> lost <l>,... nodes <n> [stopped]`: {done, total, lost (by seat), stopped}. */
+export function analysed(lines) {
+  const words = (lines[0] || '').trim().split(/\s+/);
+  if (words[0] !== 'analysed' || words[2] !== 'of') return null;
+  const f = fields(words.slice(4).join(' '));
+  const lost = (f.lost || '').split(',').map(Number);
+  return { done: Number(words[1]), total: Number(words[3]), lost, stopped: words[words.length - 1] === 'stopped' };
+}
+
 /** `bestmove <move> score <s> ...` */
 export function bestmove(lines) {
   const f = fields(lines[0] || '');

@@ -2,11 +2,12 @@
 // with a fresh numeric id and returns a promise of its response; `info` lines come as events. It
 // knows the framing of the protocol (PROTOCOL.md) and nothing of the game.
 
-/** A `?` response. */
+/** A `?` response: its code, its reason key (version 3) and its message for a person. */
 export class EngineError extends Error {
-  constructor(code, message, command) {
+  constructor(code, message, command, reason = null) {
     super(message ? `${code} ${message}` : code);
     this.code = code;
+    this.reason = reason;
     this.detail = message;
     this.command = command;
   }
@@ -47,6 +48,9 @@ export class EngineClient extends EventTarget {
     this.outbox = []; // lines waiting for the pace, oldest first
     this.sentAt = []; // when the lines of the last second went, oldest first (ms)
     this.paceTimer = null;
+    // The protocol version the engine speaks to this page: 3 once `protocol 3` is answered (the
+    // page asks for it on connecting), and then every `?` line carries a reason key.
+    this.version = 2;
   }
 
   /** Opens the socket; resolves when it is open. */
@@ -77,8 +81,8 @@ export class EngineClient extends EventTarget {
   }
 
   /**
-   * Sends `<id> <command>`; resolves with {ok, payload (lines), code, message}. A `?` response
-   * resolves too (ok false); use `call` to have it thrown.
+   * Sends `<id> <command>`; resolves with {ok, payload (lines), code, reason, message}. A `?`
+   * response resolves too (ok false); use `call` to have it thrown.
    */
   request(command) {
     if (this.closed || !this.socket) return Promise.reject(new ConnectionClosed());
@@ -113,7 +117,7 @@ export class EngineClient extends EventTarget {
   /** Like `request`, but a `?` response throws an EngineError; resolves with the payload lines. */
   async call(command) {
     const r = await this.request(command);
-    if (!r.ok) throw new EngineError(r.code, r.message, command);
+    if (!r.ok) throw new EngineError(r.code, r.message, command, r.reason);
     return r.payload;
   }
 
@@ -145,14 +149,16 @@ export class EngineClient extends EventTarget {
     this.current = null;
     const waiter = this.pending.get(r.id);
     let code = null;
+    let reason = null;
     let message = '';
     if (!r.ok) {
-      const first = r.lines[0] || '';
-      const sp = first.indexOf(' ');
-      code = sp < 0 ? first : first.slice(0, sp);
-      message = sp < 0 ? '' : first.slice(sp + 1);
+      // `<code> <message>`, in version 3 `<code> <reason> <message>`.
+      const words = (r.lines[0] || '').split(' ');
+      code = words.shift();
+      if (this.version >= 3) reason = words.shift() || null;
+      message = words.join(' ');
     }
-    const response = { ok: r.ok, payload: r.lines, code, message };
+    const response = { ok: r.ok, payload: r.lines, code, reason, message };
     if (!waiter) {
       // A response without our id (the engine could not read the line): report it.
       this.dispatchEvent(new CustomEvent('stray', { detail: r.lines.join('\n') }));

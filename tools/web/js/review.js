@@ -1,12 +1,13 @@
 // Review mode: a game read from a `position startpos ... moves ...` line, a zatre-match
-// record or a saved analysis, shown turn by turn on the board, analysed move by move in the page's
-// engine as zatre-analyse does it (tools/src/analyse/analyser.rs): before each move
-// `position startpos ... moves <the tokens before it>`, `go nodes <n>` for the engine's best move
-// and value, and, when the move played is another, `go nodes <n> searchmoves <played>` for its
-// value. The page holds no rule: every position, sheet, turn number, seat and point comes from the
-// engine (`position`, `status`, `score`, `score <move>`); the page only tells a draw token (`+...`)
-// from a move token, which is notation. The chart is drawn here as SVG, the same chart as
-// `zatre-analyse --svg` (tools/src/analyse/graph.rs) with the same curves.
+// record or a saved analysis, shown turn by turn on the board, and analysed in the page's engine
+// with one command, `analyse nodes <n> startpos ... moves ...` (PROTOCOL.md, `analyse`), as
+// zatre-analyse does it: the engine reports each turn as it is done, with the move played and its
+// value, its best move and value, the points lost and each seat's margin after the turn (the
+// chart's curves). The page holds no rule and computes no value, loss or curve: every position,
+// sheet, turn number, seat and point comes from the engine (`position`, `status`, `score`,
+// `score <move>`, `analyse`); the page only tells a draw token (`+...`) from a move token, which is
+// notation. The chart is drawn here as SVG, the same chart as `zatre-analyse --svg`
+// (tools/src/analyse/graph.rs) from the same margins.
 
 import * as P from './parse.js';
 import { renderSheets } from './sheets.js';
@@ -50,6 +51,7 @@ export function readGame(text) {
   let engines = [];
   let turns = null;
   let go = null;
+  let lost = null;
   if (line.startsWith('{')) {
     let obj;
     try {
@@ -62,6 +64,11 @@ export function readGame(text) {
     if (Array.isArray(obj.engines)) engines = obj.engines.map(String);
     if (Array.isArray(obj.turns)) turns = obj.turns.map(savedTurn);
     if (typeof obj.go === 'string') go = obj.go;
+    // The totals of a saved analysis, by seat, as its engine gave them.
+    if (Array.isArray(obj.seats)) {
+      lost = [];
+      for (const x of obj.seats) if (x && Number.isInteger(x.seat) && typeof x.lost === 'number') lost[x.seat - 1] = x.lost;
+    }
   }
   let words = replay.trim().split(/\s+/);
   if (words[0] && words[0].startsWith('seats=')) words = words.slice(1);
@@ -70,7 +77,7 @@ export function readGame(text) {
   const at = words.indexOf('moves');
   const start = `position ${(at < 0 ? words : words.slice(0, at)).join(' ')}`;
   const tokens = at < 0 ? [] : words.slice(at + 1);
-  return { start, tokens, engines, turns, go };
+  return { start, tokens, engines, turns, go, lost };
 }
 
 /** A turn of a saved analysis, its numbers checked. */
@@ -86,6 +93,9 @@ function savedTurn(x) {
     best: x.best,
     bestValue: n(x.best_value),
     playedIsBest: x.played_is_best === true,
+    lost: n(x.loss),
+    // A file of an analysis before the engine gave margins has no curve points.
+    margins: Array.isArray(x.margins) ? x.margins.map((m) => (typeof m === 'number' && Number.isFinite(m) ? m : null)) : null,
     playedPoints: typeof x.played_points === 'number' ? x.played_points : null,
     bestPoints: typeof x.best_points === 'number' ? x.best_points : null,
     go: typeof x.go === 'string' ? x.go : null,
@@ -97,58 +107,28 @@ function canonical(move) {
   return P.placements(move).map((p) => `${p.value}@${p.cell}`).sort().join(',');
 }
 
-/** A number rounded to hundredths, as the engine writes its scores. */
-function hundredths(x) {
-  return Math.round(x * 100) / 100;
-}
-
 /** A number rounded to tenths, as the page shows values (never -0). */
 function tenths(x) {
   return Math.round(x * 10) / 10 || 0;
 }
 
-/** A turn's loss: best - played, never below 0, 0 when the move played is the best. */
+/** A turn's loss, as the engine says it (`lost`: never below 0, 0 when the best was played). */
 export function loss(a) {
-  return a.playedIsBest ? 0 : Math.max(0, hundredths(a.bestValue - a.playedValue));
+  return a.lost;
 }
 
 /**
- * What an answer to `go` says: {best, score}; the score of the `bestmove` line, else of the last
- * `info` line of the first candidate (as zatre-analyse reads it, tools/src/analyse/answer.rs).
+ * Each seat's expected final margin after every turn, by seat: the engine's `margins` of each
+ * analysed turn, null where it gives none (before a seat's first move with more than two sheets,
+ * a turn not analysed, a saved analysis without margins).
  */
-function verdict(payload, infos) {
-  const f = P.fields(payload[0] || '');
-  if (!f.bestmove) throw new ReviewError('review.error.answer');
-  let score = f.score;
-  if (score === undefined) {
-    const last = [...infos].reverse().find((i) => (i.multipv || '1') === '1' && i.score !== undefined);
-    score = last && last.score;
-  }
-  const value = Number(score);
-  if (score === undefined || !Number.isFinite(value)) throw new ReviewError('review.error.answer');
-  return { best: f.bestmove, score: value };
-}
-
-/**
- * Each seat's expected final margin after every turn: the played move's value for the mover's
- * sheet, its negation for the other sheet of two, else a seat's own last value (null before its
- * first move). The same curves as tools/src/analyse/graph.rs.
- */
-export function curves(turns, players, sheetOf) {
-  const sheets = new Set();
-  for (let s = 1; s <= players; s++) sheets.add(sheetOf(s));
-  const last = new Array(players + 1).fill(null);
-  const out = Array.from({ length: players }, () => []);
-  for (const tn of turns) {
-    for (let s = 1; s <= players; s++) {
-      if (tn.analysis) {
-        if (sheetOf(s) === sheetOf(tn.seat)) last[s] = tn.analysis.playedValue;
-        else if (sheets.size === 2) last[s] = -tn.analysis.playedValue;
-      }
-      out[s - 1].push(tn.analysis ? last[s] : null);
-    }
-  }
-  return out;
+export function curves(turns, players) {
+  return Array.from({ length: players }, (_, s) =>
+    turns.map((tn) => {
+      const m = tn.analysis && tn.analysis.margins;
+      return m && typeof m[s] === 'number' ? m[s] : null;
+    }),
+  );
 }
 
 /** About `lines` grid lines 1, 2 or 5 times a power of ten apart, at least one point: [lo, hi, step]. */
@@ -300,31 +280,21 @@ export class Review {
 
   // ---- the analysis ----------------------------------------------------------------------------
 
-  /** Analyses every turn not yet analysed, in order, until done or stopped. */
+  /**
+   * Analyses the game with one `analyse`: every turn, in order, each shown as the engine reports
+   * it, until done or stopped. A turn analysed before (a saved analysis, a run stopped earlier) is
+   * replaced by the engine's new word on it.
+   */
   async analyse() {
     if (!this.game || this.running) return;
     const nodes = Math.round(Number($('#review-nodes').value));
     if (!Number.isFinite(nodes) || nodes < 1 || nodes > 100000000) throw new ReviewError('review.error.nodes');
-    const go = `go nodes ${nodes}`;
-    const previous = this.game.go;
     this.game.go = `nodes ${nodes}`;
     this.running = true;
     this.stopping = false;
     this.renderProgress();
     try {
-      for (const turn of this.game.turns) {
-        if (this.stopping || !this.open) break;
-        // A turn of a saved analysis that does not say its limits had the game's.
-        if (turn.analysis && !turn.analysis.go) turn.analysis.go = previous;
-        if (turn.analysis) continue;
-        const analysis = await this.exclusive(() => this.analyseTurn(turn, go));
-        if (this.stopping || !analysis) break;
-        turn.analysis = analysis;
-        this.renderProgress();
-        // The turn on show gets its words and the best move on the board as soon as it is done.
-        if (turn === this.game.turns[this.step]) this.render();
-        else this.renderAnalysis();
-      }
+      await this.exclusive(() => this.analyseGame(`nodes ${nodes}`));
     } finally {
       this.running = false;
       this.stopping = false;
@@ -333,34 +303,34 @@ export class Review {
     }
   }
 
-  async analyseTurn(turn, go) {
-    await this.setup(turn.before);
-    const infos = [];
-    const onInfo = (ev) => infos.push(P.info(ev.detail));
+  /** Runs `analyse <limits> startpos ... moves ...`, taking each turn line as it comes. */
+  async analyseGame(limits) {
+    const g = this.game;
     const engine = this.deps.engine();
+    let k = 0;
+    let bad = false;
+    const onInfo = (ev) => {
+      const a = P.analysedTurn(ev.detail);
+      if (!a || bad || !this.open) return;
+      const turn = g.turns[k];
+      if (!turn || turn.turn !== a.turn || turn.seat !== a.seat) {
+        bad = true;
+        return;
+      }
+      k += 1;
+      turn.analysis = { ...a, go: limits };
+      this.renderProgress();
+      // The turn on show gets its words and the best move on the board as soon as it is done.
+      if (turn === g.turns[this.step]) this.render();
+      else this.renderAnalysis();
+    };
     engine.addEventListener('info', onInfo);
     try {
-      const best = verdict(await this.call(go), infos);
-      if (this.stopping) return null;
-      const playedIsBest = canonical(best.best) === canonical(turn.played);
-      let playedValue = best.score;
-      if (!playedIsBest) {
-        infos.length = 0;
-        const searched = verdict(await this.call(`${go} searchmoves ${turn.played}`), infos);
-        if (this.stopping) return null;
-        if (canonical(searched.best) !== canonical(turn.played)) throw new ReviewError('review.error.answer');
-        playedValue = searched.score;
-      }
-      return {
-        played: turn.played,
-        playedValue,
-        best: best.best,
-        bestValue: best.score,
-        playedIsBest,
-        playedPoints: turn.points,
-        bestPoints: playedIsBest ? turn.points : await this.points(best.best),
-        go: go.slice('go '.length),
-      };
+      const game = g.tokens.length ? `${g.start} moves ${g.tokens.join(' ')}` : g.start;
+      const answer = P.analysed(await this.call(`analyse ${limits} ${game.replace(/^position /, '')}`));
+      if (bad || !answer || answer.done !== k) throw new ReviewError('review.error.answer');
+      // The engine's totals of this run: the whole game's when it was not stopped.
+      g.lost = answer.stopped ? null : answer.lost;
     } finally {
       engine.removeEventListener('info', onInfo);
     }
@@ -390,7 +360,7 @@ export class Review {
       seats.push({
         seat: s,
         moves: mine.length,
-        lost: hundredths(mine.reduce((a, tn) => a + loss(tn.analysis), 0)),
+        lost: this.seatLost(s),
         worst: this.worst(s).map((tn) => this.turnJson(tn)),
       });
     }
@@ -418,12 +388,23 @@ export class Review {
       best_value: a.bestValue,
       best_points: a.bestPoints,
       played_is_best: a.playedIsBest,
-      raw_loss: a.playedIsBest ? 0 : hundredths(a.bestValue - a.playedValue),
       loss: loss(a),
+      margins: a.margins,
       // The limits of this turn's searches, when they were not the game's (`go`): an analysis
       // stopped and taken up again with another node count.
       go: a.go && a.go !== this.game.go ? a.go : undefined,
     };
+  }
+
+  /**
+   * A seat's points lost over the game: the engine's total of its last whole analysis (or of a
+   * saved one); for a game analysed in part, the sum of the engine's losses of its turns.
+   */
+  seatLost(seat) {
+    const g = this.game;
+    if (g.lost && Number.isFinite(g.lost[seat - 1])) return g.lost[seat - 1];
+    const mine = g.turns.filter((tn) => tn.seat === seat && tn.analysis);
+    return Math.round(mine.reduce((a, tn) => a + loss(tn.analysis), 0) * 100) / 100;
   }
 
   /** A seat's worst moves, worst first (ties: the earlier turn first), at most five, each lost > 0. */
@@ -617,12 +598,6 @@ export class Review {
     this.renderTable();
   }
 
-  sheetOf() {
-    const teams = new Map();
-    for (const s of this.game.end.score.sheets) if (s.kind === 'team') for (const seat of s.seats) teams.set(seat, s.n);
-    return (seat) => teams.get(seat) ?? seat;
-  }
-
   renderChart() {
     const g = this.game;
     const box = $('#review-chart');
@@ -637,7 +612,7 @@ export class Review {
     const barsH = plotH - linesH;
     const step = (W - L - R) / n;
     const x = (i) => L + step * (i + 0.5);
-    const lines = curves(g.turns, g.players, this.sheetOf());
+    const lines = curves(g.turns, g.players);
     const values = lines.flat().filter((v) => v !== null);
     const [lo, hi, vStep] = niceRange(Math.min(0, ...values), Math.max(0, ...values), 6);
     const y = (v) => T + (linesH * (hi - v)) / (hi - lo);
@@ -742,7 +717,7 @@ export class Review {
     for (let s = 1; s <= g.players; s++) {
       const sec = el('div', { class: 'review-worst-seat' });
       const mine = g.turns.filter((tn) => tn.seat === s && tn.analysis);
-      const lost = mine.reduce((a, tn) => a + loss(tn.analysis), 0);
+      const lost = this.seatLost(s);
       sec.append(el('h3', {}, t('review.worstOf', { who: this.seatName(s), n: num(lost, 1) })));
       const list = el('ol', { 'data-seat': String(s) });
       // Losses shown to a tenth: one that rounds to 0.0 is not listed as a loss.

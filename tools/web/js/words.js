@@ -46,9 +46,13 @@ export function endWords(code) {
   return tOr(`end.${code}`, t('end.other', { code }));
 }
 
-/** An engine's `?` response in words, chosen by its code (PROTOCOL.md "Errors"). */
-export function errorWords(code) {
-  return tOr(`error.${code}`, t('error.other', { code }));
+/**
+ * An engine's `?` response in words, chosen by its reason key (version 3) where the catalogue has
+ * words for it, else by its code (PROTOCOL.md "Errors").
+ */
+export function errorWords(code, reason = null) {
+  const byCode = tOr(`error.${code}`, t('error.other', { code }));
+  return reason ? tOr(`reason.${reason}`, byCode) : byCode;
 }
 
 /** Why the bridge closed the connection (its close codes), in words. */
