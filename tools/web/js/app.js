@@ -7,7 +7,7 @@ import { EngineClient, EngineError, ConnectionClosed } from './protocol.js';
 import * as P from './parse.js';
 import { BoardView } from './board.js';
 import { renderSheets } from './sheets.js';
-import { NewGameDialog, newgameArgs, newSeat, PRESET } from './dialog.js';
+import { NewGameDialog, newgameArgs, newSeat } from './dialog.js';
 import { CATALOGUES, LANGS, initialLang, setLang, setRolled, t, tOr, num, translateStatic } from './i18n.js';
 import { seatName, resultWords, endWords, errorWords, closeWords, rankName, moveWords } from './words.js';
 
@@ -295,36 +295,14 @@ async function connect() {
   // Once: a reconnect keeps the dialog's choices (the engine behind the bridge is the same).
   if (!state.variants.length) {
     state.variants = P.variants(await call('variants'));
-    dialog.setVariants(state.variants, await readPresets(state.variants));
+    dialog.setVariants(state.variants, readPresets(state.variants));
     renderHelp();
   }
 }
 
-/**
- * What each preset means, as the engine plays it: a game started with only the preset, its rule
- * options read back from `position`. A preset sets the options in which the presets differ.
- * Run on a fresh engine, before any game of the page's own.
- */
-async function readPresets(variants) {
-  const out = {};
-  for (const v of variants) {
-    const rule = v.rules.find((r) => r.name === PRESET);
-    if (!rule || rule.kind !== 'choice') continue;
-    const games = {};
-    for (const preset of rule.spec.split(',')) {
-      await call(`newgame variant ${v.name} players ${v.def} ${PRESET}=${preset}`);
-      games[preset] = P.position((await call('position'))[0] || '').fields;
-    }
-    const names = v.rules.map((r) => r.name).filter((n) => n !== PRESET);
-    const values = Object.values(games);
-    const set = names.filter((n) => values.some((f) => f[n] !== values[0][n]));
-    out[v.name] = {};
-    for (const [preset, f] of Object.entries(games)) {
-      out[v.name][preset] = Object.fromEntries(set.map((n) => [n, f[n]]));
-    }
-  }
-  await call('newgame');
-  return out;
+/** What each preset sets, by variant: the `preset` lines of `variants`. */
+function readPresets(variants) {
+  return Object.fromEntries(variants.filter((v) => v.presets).map((v) => [v.name, v.presets]));
 }
 
 /** A close in the page's words, and the bridge's own code and reason (English). */

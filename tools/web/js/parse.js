@@ -83,7 +83,7 @@ export function status(lines) {
   return s;
 }
 
-/** The `variants` payload: [{name, min, max, def, rules: [{name, def, kind, spec, players, byPlayers}]}]. */
+/** The `variants` payload: [{name, min, max, def, rules: [{name, def, kind, spec, players, byPlayers}], presets}]. */
 export function variants(lines) {
   const out = [];
   for (const line of lines) {
@@ -100,6 +100,11 @@ export function variants(lines) {
         if (t[i] === 'by_players') rule.byPlayers = t[i + 1].split(',');
       }
       out[out.length - 1].rules.push(rule);
+    } else if (t[0] === 'preset' && out.length) {
+      // `preset <name> <option>=<value>...`: the options the preset sets.
+      const v = out[out.length - 1];
+      v.presets = v.presets || {};
+      v.presets[t[1]] = Object.fromEntries(t.slice(2).map((kv) => kv.split('=')));
     }
   }
   return out;
@@ -125,6 +130,15 @@ export function position(line) {
   };
 }
 
+/**
+ * A `score` line's hand: one word of digits (`144`, `-` when empty), a team's the hands of its
+ * seats joined by `/` (`-/45`), read as the values of them all.
+ */
+function scoreHand(word) {
+  if (!word) return [];
+  return word.split('/').flatMap((h) => (h === '-' ? [] : [...h].map(Number)));
+}
+
 /** The `score` payload: [{kind, n, total, hand, rows: [[mark, a, b, c]], rowTotals, seats}], gameover. */
 export function score(lines) {
   const sheets = [];
@@ -143,7 +157,7 @@ export function score(lines) {
       kind,
       n: Number(f[kind]),
       total: Number(f.total),
-      hand: f.hand && f.hand !== '-' ? f.hand.split(',').map(Number) : [],
+      hand: scoreHand(f.hand),
       rows,
       rowTotals,
       seats: f.seats ? f.seats.split(',').map(Number) : [Number(f[kind])],
