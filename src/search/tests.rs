@@ -123,7 +123,7 @@ fn search_nodes(pos: &Position, nodes: u64, seed: u64, multipv: usize) -> (Searc
     let out = run(
         pos,
         &Limits { nodes: Some(nodes), ..Limits::default() },
-        &SearchOptions { strategy: Strategy::Search, threads: 1, multipv, seed },
+        &SearchOptions { strategy: Strategy::Search, multipv, seed, ..SearchOptions::default() },
         &AtomicBool::new(false),
         &mut |i| infos.push(i.clone()),
     )
@@ -248,7 +248,7 @@ fn a_node_limit_bounds_the_scan_of_the_root() {
             // Half the legal moves, but never above the search's own cap of the scan (20,000).
             for limit in [1, legal.min(40_000) / 2] {
                 let limits = Limits { nodes: Some(limit), ..Limits::default() };
-                let options = SearchOptions { strategy, threads: 1, multipv: 1, seed: 1 };
+                let options = SearchOptions { strategy, seed: 1, ..SearchOptions::default() };
                 let out = run(&pos, &limits, &options, &AtomicBool::new(false), &mut |_| {}).unwrap();
                 assert_eq!(out.nodes, limit, "{strategy:?} {}", pos.to_line());
                 assert!(pos.check(&out.best).is_ok());
@@ -262,7 +262,7 @@ fn a_node_limit_bounds_the_scan_of_the_root() {
 /// Searches with these limits and options, collecting the info lines.
 fn search_with(pos: &Position, limits: &Limits, seed: u64, threads: usize) -> (SearchResult, Vec<Info>) {
     let mut infos = Vec::new();
-    let options = SearchOptions { strategy: Strategy::Search, threads, multipv: 1, seed };
+    let options = SearchOptions { strategy: Strategy::Search, threads, seed, ..SearchOptions::default() };
     let out = run(pos, limits, &options, &AtomicBool::new(false), &mut |i| infos.push(i.clone())).unwrap();
     (out, infos)
 }
@@ -327,7 +327,7 @@ fn search_limits(
     multipv: usize,
 ) -> (SearchResult, Vec<Info>) {
     let mut infos = Vec::new();
-    let options = SearchOptions { strategy, threads: 1, multipv, seed: 3 };
+    let options = SearchOptions { strategy, multipv, seed: 3, ..SearchOptions::default() };
     let out = run(pos, limits, &options, &AtomicBool::new(false), &mut |i| infos.push(i.clone())).unwrap();
     (out, infos)
 }
