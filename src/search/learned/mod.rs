@@ -44,7 +44,11 @@ impl Eval {
 }
 
 /// The model files built into the engine.
-const BUILT_IN: &[&str] = &[];
+const BUILT_IN: &[&str] = &[
+    include_str!("weights/classic-3-de.txt"),
+    include_str!("weights/classic-4-de.txt"),
+    include_str!("weights/classic-4-cz4.txt"),
+];
 
 /// The built-in models, read once.
 fn built_in() -> &'static [Model] {

@@ -114,7 +114,9 @@ impl Model {
         let count = line
             .strip_prefix(&format!("features {FEATURES} sheets "))
             .and_then(|n| n.parse::<usize>().ok())
-            .ok_or_else(|| format!("line {}: '{line}' where 'features {FEATURES} sheets <n>' belongs", i + 1))?;
+            .ok_or_else(|| {
+                format!("line {}: '{line}' where 'features {FEATURES} sheets <n>' belongs", i + 1)
+            })?;
         let mut sheets = Vec::new();
         for (i, line) in lines {
             let bad = |what: &str| format!("line {}: {what}", i + 1);
