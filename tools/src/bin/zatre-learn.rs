@@ -283,7 +283,13 @@ fn train(args: &TrainArgs) -> Result<(), String> {
     }
     let learned = errors(&errs);
     let eval = errors_of(&test_examples, &|e| e.eval.clone());
-    let files: Vec<String> = args.data.train.iter().map(|p| p.display().to_string()).collect();
+    // The files by name only, so that the model is the same wherever its data was kept.
+    let files: Vec<String> = args
+        .data
+        .train
+        .iter()
+        .map(|p| p.file_name().unwrap_or(p.as_os_str()).to_string_lossy().into_owned())
+        .collect();
     let comments = vec![
         format!("{}: trained by zatre-learn train, ridge {}", table_name(rules), args.ridge),
         format!("on {train_games} games ({} positions) of {}", train.len(), files.join(", ")),
