@@ -28,8 +28,11 @@ fn after_move(players: u8, options: &[(&str, &str)], seed: u64, plies: usize) ->
     game.position().clone()
 }
 
+/// Rule options of a table, as `Rules::with_options` takes them.
+type Options = &'static [(&'static str, &'static str)];
+
 fn eval(c: &mut Criterion) {
-    let tables: [(&str, u8, &[(&str, &str)]); 3] =
+    let tables: [(&str, u8, Options); 3] =
         [("3p", 3, &[]), ("4p", 4, &[]), ("4p-cz4", 4, &[("rules", "cz4")])];
     for (name, players, options) in tables {
         let pos = after_move(players, options, 11, 24);
