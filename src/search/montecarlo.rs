@@ -118,15 +118,12 @@ impl Candidate {
     fn of(root: &Root, before: &[f64], placements: &[Placement], open: u32) -> Candidate {
         let mut after = root.pos.clone();
         after.play_unchecked(placements);
-        // The learned evaluation reads the board: every sheet's value changes with the move.
-        let values = match root.model.and_then(|m| m.values_of(&after)) {
-            Some(values) => values,
-            None => {
-                let mut values = before.to_vec();
-                values[root.me] = equities(&after)[root.me];
-                values
-            }
-        };
+        let mut values = before.to_vec();
+        values[root.me] = equities(&after)[root.me];
+        // The learned correction reads the board: every sheet's value changes with the move.
+        if let Some(model) = root.model {
+            model.correct(&after, &mut values);
+        }
         let static_value = margin(&values, root.me) - OPEN_WEIGHT * f64::from(open);
         Candidate {
             placements: placements.to_vec(),
@@ -198,8 +195,9 @@ struct Root {
     sight: Option<Arc<Sight>>,
     /// How each seat is expected to move ([`Limits::models`]).
     models: Vec<Model>,
-    /// The learned model the stages value positions with, if any ([`super::learned`]): the
-    /// shortlist's values after each move and every simulation's value where it stops.
+    /// The learned model that corrects the stages' values, if any ([`super::learned`]): every
+    /// sheet's value after each move of the shortlist, and every simulation's values where it
+    /// stops, get the model's correction of today's evaluation of the position.
     model: Option<&'static LearnedModel>,
 }
 
@@ -313,13 +311,17 @@ impl Sim {
     }
 
     /// The expected final margin of the root's player: exact once the game is over; else by the
-    /// learned model of the position where the root has one, by the running values otherwise.
+    /// running values, corrected by the learned model of the position where the root has one.
     fn margin(&self, root: &Root) -> f64 {
         if self.pos.is_over() {
             return final_margin(&self.pos, root.me);
         }
-        match root.model.and_then(|m| m.values_of(&self.pos)) {
-            Some(values) => margin(&values, root.me),
+        match root.model {
+            Some(model) => {
+                let mut values = self.values.clone();
+                model.correct(&self.pos, &mut values);
+                margin(&values, root.me)
+            }
             None => margin(&self.values, root.me),
         }
     }

@@ -461,3 +461,42 @@ fn a_search_on_a_clock_answers_well_before_the_clock_runs_out() {
     assert!(started.elapsed() < Duration::from_millis(300));
     assert!(pos.check(&out.best).is_ok());
 }
+
+/// The learned evaluation: the built-in models are those of classic three and four players, and a
+/// search that uses one plays a legal move and values it otherwise than today's evaluation (its
+/// static ranking of the moves, `go depth 0`, differs on some mid-game position); at two players,
+/// where no model is built in, `learned` is today's evaluation.
+#[test]
+fn the_learned_evaluation_changes_the_values_where_a_model_is_built_in() {
+    use crate::search::learned::model_of;
+    assert!(model_of(&Rules::new(Variant::Classic, 2).unwrap()).is_none());
+    let mut differed = 0;
+    for players in [2, 3, 4] {
+        let rules = Rules::new(Variant::Classic, players).unwrap();
+        assert_eq!(model_of(&rules).is_some(), players > 2);
+        let mut rng = ChaCha8Rng::seed_from_u64(u64::from(players));
+        let mut pos = Position::new(rules);
+        for _ in 0..12 {
+            pos.draw_random(&mut rng).unwrap();
+            let mv = greedy_choice(&pos).unwrap();
+            pos.play(&mv).unwrap();
+        }
+        pos.draw_random(&mut rng).unwrap();
+        let limits = Limits { depth: Some(0), ..Limits::default() };
+        let scores = |eval: Eval| {
+            let options = SearchOptions { eval, ..SearchOptions::default() };
+            let mut infos = Vec::new();
+            let out =
+                run(&pos, &limits, &options, &AtomicBool::new(false), &mut |i| infos.push(i.score)).unwrap();
+            assert!(pos.check(&out.best).is_ok());
+            infos
+        };
+        let (sheets, learned) = (scores(Eval::Sheets), scores(Eval::Learned));
+        if players == 2 {
+            assert_eq!(sheets, learned);
+        } else if sheets != learned {
+            differed += 1;
+        }
+    }
+    assert_eq!(differed, 2, "the models changed no value");
+}

@@ -137,11 +137,29 @@ impl Model {
     /// model's correction, by sheet (in the order of [`Position::sheets`]).
     pub fn values(&self, f: &Features) -> Vec<f64> {
         let mut out = f.equities[..f.sheets].to_vec();
+        self.add_corrections(f, &mut out);
+        out
+    }
+
+    /// Adds the model's correction of today's evaluation to every sheet's value in `values` (by
+    /// sheet, as [`Position::sheets`]).
+    pub fn add_corrections(&self, f: &Features, values: &mut [f64]) {
         for (k, (bias, w)) in self.sheets.iter().enumerate().take(f.sheets) {
             let dot: f64 = w.iter().zip(&f.values).map(|(a, b)| a * b).sum();
-            out[f.order[k]] += bias + dot;
+            values[f.order[k]] += bias + dot;
         }
-        out
+    }
+
+    /// [`Model::add_corrections`] of a position; false (nothing added) when the model is not for
+    /// its table.
+    pub fn correct(&self, pos: &Position, values: &mut [f64]) -> bool {
+        match Features::of(pos) {
+            Some(f) if f.sheets == self.sheets.len() && values.len() == f.sheets => {
+                self.add_corrections(&f, values);
+                true
+            }
+            _ => false,
+        }
     }
 
     /// [`Model::values`] of a position; `None` when the model is not for its table.
@@ -180,6 +198,13 @@ mod tests {
         // The second seat is to move: it is sheet 0 of the model.
         assert!((values[1] - (f.equities[1] + 1.25 + 0.5 * bag)).abs() < 1e-9);
         assert!((values[0] - (f.equities[0] - 2.0)).abs() < 1e-9);
+        // The same correction added to other values.
+        let mut others = vec![10.0, 20.0];
+        assert!(model.correct(&pos, &mut others));
+        assert!((others[1] - (20.0 + 1.25 + 0.5 * bag)).abs() < 1e-9 && (others[0] - 8.0).abs() < 1e-9);
+        let mut three = vec![0.0; 3];
+        assert!(!model.correct(&pos, &mut three), "values of another table");
+        assert_eq!(three, vec![0.0; 3]);
     }
 
     #[test]
