@@ -1,5 +1,6 @@
 //! The tools' command-line programs: the referee `zatre-match`, the analyser `zatre-analyse`,
-//! the ceiling, the weight fitter, every tool's `--help`, the naive reference move counter
+//! the ceiling, the weight fitter, the learned model's trainer, every tool's `--help`, the naive
+//! reference move counter
 //! against the rules core and the golden files, and the published figures (`zatre-figures check`).
 //! One test binary for the purpose.
 
@@ -12,5 +13,6 @@ mod figures;
 mod fit;
 mod golden_naive;
 mod help;
+mod learn;
 mod naive_agreement;
 mod referee;
