@@ -1,7 +1,7 @@
 //! The tools' command-line programs: the referee `zatre-match`, the analyser `zatre-analyse`,
 //! the ceiling, the weight fitter, the learned model's trainer, every tool's `--help`, the naive
-//! reference move counter
-//! against the rules core and the golden files, and the published figures (`zatre-figures check`).
+//! reference move counter against the rules core and the golden files, and the published
+//! figures (`zatre-figures check`).
 //! One test binary for the purpose.
 
 #[path = "../support/engine_path.rs"]
