@@ -47,7 +47,8 @@ impl Default for EngineOptions {
     }
 }
 
-/// The default of `Eval`: the matches of tools/STRENGTH.md ("The learned evaluation") decide it.
+/// The default of `Eval`: the matches of tools/STRENGTH.md ("The learned evaluation") found the
+/// learned evaluation no stronger.
 const DEFAULT_EVAL: Eval = Eval::Sheets;
 
 /// The range of the `Threads` option.

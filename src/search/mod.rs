@@ -93,8 +93,9 @@ pub struct SearchOptions {
     /// Seed of the search's own random generator: the same position, seed, node limit and
     /// [`Limits::models`] give the same move.
     pub seed: u64,
-    /// The evaluation `search` values positions with (`Eval`): [`Eval::Learned`] where a
-    /// built-in model of the table exists (classic, three and four players), else today's.
+    /// The evaluation `search` values positions with (`Eval`; [`Eval::Learned`] is today's
+    /// wherever no model of the table is built in). [`Eval::Sheets`] by default: the learned
+    /// one played no better (tools/STRENGTH.md).
     pub eval: Eval,
 }
 

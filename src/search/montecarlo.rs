@@ -63,7 +63,7 @@ use super::budget::Budget;
 use super::eval::{equities, final_margin, margin, sheet_equity_now};
 use super::foresight::Sight;
 use super::greedy::greedy_ranked;
-use super::learned::{model_for, Model as LearnedModel};
+use super::learned::{model_for, Features, Model as LearnedModel};
 use super::open_points::open_points;
 use super::opponents::Model;
 use super::scan::{for_each_scored, gain_of, Choices, Stop, MOVE_CAP};
@@ -119,10 +119,14 @@ impl Candidate {
         let mut after = root.pos.clone();
         after.play_unchecked(placements);
         let mut values = before.to_vec();
-        values[root.me] = equities(&after)[root.me];
-        // The learned correction reads the board: every sheet's value changes with the move.
-        if let Some(model) = root.model {
-            model.correct(&after, &mut values);
+        // The learned correction reads the board: every sheet's value changes with the move. Its
+        // inputs hold today's evaluation of every sheet, computed once.
+        match root.model.and_then(|m| Features::of(&after).map(|f| (m, f))) {
+            Some((model, f)) => {
+                values[root.me] = f.equities[root.me];
+                model.add_corrections(&f, &mut values);
+            }
+            None => values[root.me] = equities(&after)[root.me],
         }
         let static_value = margin(&values, root.me) - OPEN_WEIGHT * f64::from(open);
         Candidate {
