@@ -89,7 +89,7 @@ mod tests {
         assert!(map_indexed(0, 2, |i| i, || {}).is_empty());
     }
 
-    /// A sink that refuses the result of task 12 gets 5..=12 in order and nothing after it.
+    /// A sink that refuses the result with index 12 gets 5..=12 in order and nothing after it.
     #[test]
     fn a_refusing_sink_stops_the_stream() {
         let mut seen = Vec::new();

@@ -1,4 +1,4 @@
-//! The learned evaluation (issue 46): today's evaluation of the sheets ([`super::eval`])
+//! The learned evaluation: today's evaluation of the sheets ([`super::eval`])
 //! corrected by a model trained on self-play (`zatre-learn train`) from inputs of the board and
 //! the sheets ([`features`]); the models built into the engine are the files of `weights/`
 //! (docs/learn.md says how they were made). The search uses it where a model of the table exists

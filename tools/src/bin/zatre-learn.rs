@@ -1,6 +1,6 @@
-//! `zatre-learn`: the learned evaluation's pipeline (issue 46). `play` writes self-play data:
-//! seeded games with every sampled position's targets, to a file `--resume` goes on with;
-//! `diagnose` measures what the board tells; `train` makes the engine's learned model of a table.
+//! `zatre-learn`: the learned evaluation's pipeline. `play` writes self-play data: seeded games
+//! with every sampled position's targets, to a file `--resume` goes on with; `diagnose` measures
+//! what the board tells; `train` makes the engine's learned model of a table.
 //! Arguments and output here; the work is in `zatre_tools::learn`.
 
 use std::io::IsTerminal;

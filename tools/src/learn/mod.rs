@@ -1,4 +1,4 @@
-//! The learned evaluation's pipeline (issue 46), the work behind `zatre-learn`: self-play data
+//! The learned evaluation's pipeline, the work behind `zatre-learn`: self-play data
 //! ([`play`]: seeded games, any mix of `search`, `greedy` and exploration; [`data`]: the file they
 //! are written to and read back from, replayable through the rules core) and the diagnostic of
 //! what the board tells about the points still to come ([`features`], [`diagnose`]).

@@ -1770,13 +1770,16 @@ fn closed_with(browser: &Browser, code: &str) -> String {
 
 #[test]
 fn an_idle_engine_ended_by_the_bridge_is_restarted_with_the_game() {
-    let bridge = Bridge::start_with(&engine().display().to_string(), &["--idle-timeout", "2"]);
+    // The idle time covers the dialog being filled in by WebDriver before the game starts, a
+    // dozen round trips that took more than 2 s on a loaded machine (the engine was then ended
+    // before the game began); 8 s leaves room for that.
+    let bridge = Bridge::start_with(&engine().display().to_string(), &["--idle-timeout", "8"]);
     let Some(browser) = Browser::start() else { return };
     browser.goto(&bridge.url);
     start_game(&browser, "classic", &["human", "engine"], "9");
     wait_human_place(&browser);
     let before = shown(&browser);
-    // Nothing is said for two seconds: the bridge ends the engine with 4006, and the page says so.
+    // Nothing is said for eight seconds: the bridge ends the engine with 4006, and the page says so.
     let text = closed_with(&browser, "4006");
     assert!(text.starts_with("After a long pause the connection was closed."), "{text}");
     reconnect_restores(&browser, &before);
