@@ -29,6 +29,6 @@ for table in "classic-3-de:--players 3" "classic-4-de:--players 4" "classic-4-cz
     read -r -a rules <<<"${table#*:}"
     play "train-$name" "$games" 1000000000 "${rules[@]}"
     play "test-$name" "$held_out" 2000000000 "${rules[@]}"
-    "$learn" train --train "$data/train-$name.data" --test "$data/test-$name.data" --ridge 1000 --jobs "$jobs" \
+    "$learn" train --train "$data/train-$name.data" --test "$data/test-$name.data" --inputs all --ridge 1000 --jobs "$jobs" \
         --out "$root/src/search/learned/weights/$name.txt"
 done

@@ -52,6 +52,11 @@ struct TrainArgs {
     /// The ridge penalty on the standardised inputs.
     #[arg(long, default_value_t = 1.0)]
     ridge: f64,
+    /// The inputs of the correction: `all` (the game's, the bag's, the board's and every
+    /// sheet's) or `position` (all but the sheets' own: a move changes the correction only
+    /// through the board it leaves).
+    #[arg(long, default_value = "all")]
+    inputs: String,
     /// The model file to write.
     #[arg(long)]
     out: PathBuf,
@@ -270,7 +275,12 @@ fn train(args: &TrainArgs) -> Result<(), String> {
     let started = Instant::now();
     let Loaded { train, train_games, test, test_examples, positions } = load_examples(&args.data)?;
     let rules = &test.settings.rules;
-    let fit = Linear::fit(&train, Inputs::Board, args.ridge);
+    let inputs = match args.inputs.as_str() {
+        "all" => Inputs::Board,
+        "position" => Inputs::Position,
+        other => return Err(format!("--inputs takes all or position, not '{other}'")),
+    };
+    let fit = Linear::fit(&train, inputs, args.ridge);
     let model = fit.to_model(rules)?;
     // The held-out errors through the engine's inference, which is what the search will see.
     let mut errs = Vec::new();
@@ -291,7 +301,12 @@ fn train(args: &TrainArgs) -> Result<(), String> {
         .map(|p| p.file_name().unwrap_or(p.as_os_str()).to_string_lossy().into_owned())
         .collect();
     let comments = vec![
-        format!("{}: trained by zatre-learn train, ridge {}", table_name(rules), args.ridge),
+        format!(
+            "{}: trained by zatre-learn train, inputs {}, ridge {}",
+            table_name(rules),
+            args.inputs,
+            args.ridge
+        ),
         format!("on {train_games} games ({} positions) of {}", train.len(), files.join(", ")),
         format!(
             "held out {} games ({} positions): RMSE of today's evaluation {:.2}, of this model {:.2}",

@@ -83,6 +83,9 @@ pub enum Inputs {
     Sheets,
     /// Plus a linear model over the sheet and board features.
     Board,
+    /// Plus a linear model over the game's, the bag's and the board's features, none of a sheet's
+    /// own: a correction that a move changes only through the board it leaves.
+    Position,
 }
 
 impl Inputs {
@@ -91,6 +94,7 @@ impl Inputs {
             Inputs::Eval => Vec::new(),
             Inputs::Sheets => e.sheets.clone(),
             Inputs::Board => e.sheets.iter().chain(&e.board).copied().collect(),
+            Inputs::Position => e.sheets[..BOARD_START].iter().chain(&e.board).copied().collect(),
         }
     }
 }
@@ -188,20 +192,29 @@ impl Linear {
 impl Linear {
     /// The engine's model of this fit ([`Model`]): the standardisation folded into the weights,
     /// the weights put in the order of the engine's inputs
-    /// (`zatre::search::learned::Features::values`). Only a fit on
-    /// the sheet and board features has every input.
+    /// (`zatre::search::learned::Features::values`); a fit on the position's features alone
+    /// ([`Inputs::Position`]) has no weight on the sheets'.
     ///
     /// # Errors
     /// A fit on other inputs, or one the engine's model cannot hold (more than four sheets).
     pub fn to_model(&self, rules: &Rules) -> Result<Model, String> {
-        if self.inputs != Inputs::Board {
-            return Err("only a fit on the sheet and board features makes an engine model".into());
-        }
-        // Inputs::Board reads the sheet inputs (the game's, then the sheets') then the board's.
-        let index: Vec<usize> =
-            (0..BOARD_START).chain(SHEETS_START..FEATURES).chain(BOARD_START..SHEETS_START).collect();
-        if self.mean.len() != FEATURES {
-            return Err(format!("the fit has {} inputs, the engine's model {FEATURES}", self.mean.len()));
+        // Inputs::Board reads the sheet inputs (the game's, then the sheets') then the board's;
+        // Inputs::Position the game's and the board's: the engine's order without the sheets.
+        let index: Vec<usize> = match self.inputs {
+            Inputs::Board => {
+                (0..BOARD_START).chain(SHEETS_START..FEATURES).chain(BOARD_START..SHEETS_START).collect()
+            }
+            Inputs::Position => (0..SHEETS_START).collect(),
+            Inputs::Eval | Inputs::Sheets => {
+                return Err("only a fit on the board's features makes an engine model".into());
+            }
+        };
+        if self.mean.len() != index.len() {
+            return Err(format!(
+                "the fit has {} inputs, the engine's model {}",
+                self.mean.len(),
+                index.len()
+            ));
         }
         let sheets = self
             .weights
@@ -437,6 +450,15 @@ mod tests {
             }
         }
         assert!(Linear::fit(&examples, Inputs::Sheets, 0.5).to_model(&rules).is_err());
+        let fit = Linear::fit(&examples, Inputs::Position, 0.5);
+        let model = fit.to_model(&rules).expect("a model of three sheets");
+        for (e, p) in examples.iter().zip(&positions) {
+            let values = model.values_of(p).expect("the model is for this table");
+            let totals = super::super::data::totals(p);
+            for (&sheet, predicted) in sheet_order(p).iter().zip(fit.predict(e)) {
+                assert!((values[sheet] - totals[sheet] as f64 - predicted).abs() < 1e-6);
+            }
+        }
     }
 
     /// Errors of 3 and -3 have an RMSE and MAE of 3; groups that agree give a narrow interval.
