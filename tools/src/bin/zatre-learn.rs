@@ -38,8 +38,8 @@ enum Command {
 }
 
 /// Trains the learned evaluation of one table: a ridge least-squares fit of each sheet's points
-/// still to come, less today's evaluation, on the sheet and board features of the games of
-/// `--train` (sheets from the player to move), written as the engine's model file
+/// still to come, less today's evaluation, on the features of the games of `--train` (`--inputs`;
+/// sheets from the player to move), written as the engine's model file
 /// (src/search/learned/model.rs). Reports the held-out errors of today's evaluation and of the
 /// model (through the engine's own inference) on the games of `--test`.
 ///
