@@ -3,7 +3,7 @@
 use thiserror::Error;
 
 use crate::rules::parse_number;
-use crate::search::{SearchOptions, Strategy};
+use crate::search::{Eval, SearchOptions, Strategy};
 
 /// The strategies, in the order `options` lists them.
 const STRATEGIES: [Strategy; 3] = [Strategy::Random, Strategy::Greedy, Strategy::Search];
@@ -37,13 +37,19 @@ pub struct EngineOptions {
     pub strategy: Strategy,
     /// `Seed`: seeds the search's own generator (random strategy, tie breaks).
     pub seed: u64,
+    /// `Eval`: the evaluation `search` values positions with, `sheets` (today's) or `learned`.
+    pub eval: Eval,
 }
 
 impl Default for EngineOptions {
     fn default() -> EngineOptions {
-        EngineOptions { threads: 1, multipv: 1, strategy: Strategy::Search, seed: 0 }
+        EngineOptions { threads: 1, multipv: 1, strategy: Strategy::Search, seed: 0, eval: DEFAULT_EVAL }
     }
 }
+
+/// The default of `Eval`: the matches of tools/STRENGTH.md ("The learned evaluation") found the
+/// learned evaluation no stronger.
+const DEFAULT_EVAL: Eval = Eval::Sheets;
 
 /// The range of the `Threads` option.
 const THREADS: (u32, u32) = (1, 64);
@@ -66,6 +72,7 @@ impl EngineOptions {
             ),
             format!("option name Strategy type combo default {} {}", d.strategy.name(), vars.join(" ")),
             format!("option name Seed type spin default {} min 0 max {}", d.seed, u64::MAX),
+            format!("option name Eval type combo default {} var sheets var learned", d.eval.name()),
         ]
     }
 
@@ -76,6 +83,7 @@ impl EngineOptions {
             threads: self.threads as usize,
             multipv: self.multipv as usize,
             seed: self.seed,
+            eval: self.eval,
         }
     }
 
@@ -108,6 +116,13 @@ impl EngineOptions {
                     value: value.to_owned(),
                 })?;
             }
+            "eval" => {
+                self.eval = Eval::parse(value).ok_or_else(|| OptionError::Value {
+                    name: "Eval",
+                    expected: "sheets or learned".to_owned(),
+                    value: value.to_owned(),
+                })?;
+            }
             _ => return Err(OptionError::Unknown(name.to_owned())),
         }
         Ok(())
@@ -125,12 +140,23 @@ mod tests {
         o.set("MultiPV", "3").unwrap();
         o.set("Strategy", "greedy").unwrap();
         o.set("SEED", "18446744073709551615").unwrap();
-        assert_eq!(o, EngineOptions { threads: 4, multipv: 3, strategy: Strategy::Greedy, seed: u64::MAX });
+        o.set("eval", "learned").unwrap();
+        assert_eq!(
+            o,
+            EngineOptions {
+                threads: 4,
+                multipv: 3,
+                strategy: Strategy::Greedy,
+                seed: u64::MAX,
+                eval: Eval::Learned
+            }
+        );
         let before = o;
         assert!(o.set("Threads", "0").is_err());
         assert!(o.set("Threads", "65").is_err());
         assert!(o.set("Strategy", "best").is_err());
         assert!(o.set("Seed", "-1").is_err());
+        assert!(o.set("Eval", "classic").is_err());
         assert!(matches!(o.set("Hash", "16"), Err(OptionError::Unknown(_))));
         assert_eq!(o, before);
     }
@@ -143,6 +169,7 @@ mod tests {
             lines[2],
             "option name Strategy type combo default search var random var greedy var search"
         );
-        assert_eq!(lines.len(), 4);
+        assert_eq!(lines[4], "option name Eval type combo default sheets var sheets var learned");
+        assert_eq!(lines.len(), 5);
     }
 }

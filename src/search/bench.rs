@@ -71,7 +71,7 @@ pub fn bench(stop: &AtomicBool) -> BenchResult {
     // Depth 2 (the default with opponents; in two-player kids, the two turns of `kids.rs`) makes
     // the bench value the next two turns too.
     let limits = Limits { nodes: Some(NODES), depth: Some(2), ..Limits::default() };
-    let options = SearchOptions { strategy: Strategy::Search, threads: 1, multipv: 1, seed: 0 };
+    let options = SearchOptions { strategy: Strategy::Search, ..SearchOptions::default() };
     let mut total = 0;
     for pos in bench_positions() {
         let outcome = run(&pos, &limits, &options, stop, &mut |_| {});

@@ -100,7 +100,7 @@ fn clairvoyant_values_are_the_margins_after_the_true_draws() {
                     let dealt = table.deal(&sim.pos).unwrap();
                     sim.turn(&root, &dealt, &stop).unwrap();
                 }
-                after.push(sim.margin(root.me));
+                after.push(sim.margin(&root));
             }
             assert_eq!(next_turn(&root, cand, &budget), Some(after[0]));
             assert_eq!(two_turns(&root, cand, &budget), Some(after[1]));

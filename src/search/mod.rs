@@ -26,6 +26,7 @@ mod greedy;
 mod kids;
 mod kids_end;
 mod kids_reply;
+pub mod learned;
 mod montecarlo;
 mod open_points;
 mod opponents;
@@ -34,6 +35,7 @@ mod scan;
 pub use bench::{bench, bench_positions, BenchResult};
 pub use eval::{equities_with, Weights};
 pub use foresight::{Foresight, ForesightError};
+pub use learned::Eval;
 pub use opponents::{Model, Watch};
 
 use budget::Budget;
@@ -91,11 +93,15 @@ pub struct SearchOptions {
     /// Seed of the search's own random generator: the same position, seed, node limit and
     /// [`Limits::models`] give the same move.
     pub seed: u64,
+    /// The evaluation `search` values positions with (`Eval`; [`Eval::Learned`] is today's
+    /// wherever no model of the table is built in). [`Eval::Sheets`] by default: the learned
+    /// one played no better (tools/STRENGTH.md).
+    pub eval: Eval,
 }
 
 impl Default for SearchOptions {
     fn default() -> SearchOptions {
-        SearchOptions { strategy: Strategy::Search, threads: 1, multipv: 1, seed: 0 }
+        SearchOptions { strategy: Strategy::Search, threads: 1, multipv: 1, seed: 0, eval: Eval::Sheets }
     }
 }
 

@@ -63,6 +63,7 @@ use super::budget::Budget;
 use super::eval::{equities, final_margin, margin, sheet_equity_now};
 use super::foresight::Sight;
 use super::greedy::greedy_ranked;
+use super::learned::{model_for, Features, Model as LearnedModel};
 use super::open_points::open_points;
 use super::opponents::Model;
 use super::scan::{for_each_scored, gain_of, Choices, Stop, MOVE_CAP};
@@ -118,7 +119,15 @@ impl Candidate {
         let mut after = root.pos.clone();
         after.play_unchecked(placements);
         let mut values = before.to_vec();
-        values[root.me] = equities(&after)[root.me];
+        // The learned correction reads the board: every sheet's value changes with the move. Its
+        // inputs hold today's evaluation of every sheet, computed once.
+        match root.model.and_then(|m| Features::of(&after).map(|f| (m, f))) {
+            Some((model, f)) => {
+                values[root.me] = f.equities[root.me];
+                model.add_corrections(&f, &mut values);
+            }
+            None => values[root.me] = equities(&after)[root.me],
+        }
         let static_value = margin(&values, root.me) - OPEN_WEIGHT * f64::from(open);
         Candidate {
             placements: placements.to_vec(),
@@ -190,12 +199,23 @@ struct Root {
     sight: Option<Arc<Sight>>,
     /// How each seat is expected to move ([`Limits::models`]).
     models: Vec<Model>,
+    /// The learned model that corrects the stages' values, if any ([`super::learned`]): every
+    /// sheet's value after each move of the shortlist, and every simulation's values where it
+    /// stops, get the model's correction of today's evaluation of the position.
+    model: Option<&'static LearnedModel>,
 }
 
 impl Root {
     fn new(pos: &Position, only: Option<&[Move]>) -> Root {
         let me = pos.rules().sheet_of_seat(pos.to_move());
-        Root { pos: pos.clone(), me, only: only.map(<[Move]>::to_vec), sight: None, models: Vec::new() }
+        Root {
+            pos: pos.clone(),
+            me,
+            only: only.map(<[Move]>::to_vec),
+            sight: None,
+            models: Vec::new(),
+            model: None,
+        }
     }
 
     /// How many of greedy's best moves the player in `seat` chooses among by the evaluation in a
@@ -294,12 +314,19 @@ impl Sim {
         self.sight.as_ref()?.draw_due(&self.pos)
     }
 
-    /// The expected final margin of the root's player: exact once the game is over.
-    fn margin(&self, me: usize) -> f64 {
+    /// The expected final margin of the root's player: exact once the game is over; else by the
+    /// running values, corrected by the learned model of the position where the root has one.
+    fn margin(&self, root: &Root) -> f64 {
         if self.pos.is_over() {
-            final_margin(&self.pos, me)
-        } else {
-            margin(&self.values, me)
+            return final_margin(&self.pos, root.me);
+        }
+        match root.model {
+            Some(model) => {
+                let mut values = self.values.clone();
+                model.correct(&self.pos, &mut values);
+                margin(&values, root.me)
+            }
+            None => margin(&self.values, root.me),
         }
     }
 }
@@ -360,7 +387,7 @@ fn two_turns(root: &Root, cand: &Candidate, budget: &Budget<'_>) -> Option<f64> 
 /// ends first), every distinct draw of each weighed by its probability.
 fn expected_margin(root: &Root, sim: &Sim, turns: u32, budget: &Budget<'_>) -> Option<f64> {
     if turns == 0 || sim.pos.is_over() {
-        return Some(sim.margin(root.me));
+        return Some(sim.margin(root));
     }
     let mut expected = 0.0;
     for (drawn, p) in sim.draws() {
@@ -437,9 +464,9 @@ fn playout(
         let Some(seen) = sim.random_turn(root, &mut rng, budget.stop_flag()) else { break };
         budget.spend(seen);
         turns += 1;
-        first.get_or_insert(sim.margin(root.me));
+        first.get_or_insert(sim.margin(root));
     }
-    let end = sim.margin(root.me);
+    let end = sim.margin(root);
     let first = first.unwrap_or(end);
     let won = match end.total_cmp(&0.0) {
         std::cmp::Ordering::Greater => 1.0,
@@ -484,7 +511,12 @@ pub(crate) fn search(
     budget: &Budget<'_>,
     on_info: &mut dyn FnMut(&Info),
 ) -> Option<SearchResult> {
-    let root = Root { sight: sight.map(Arc::new), models: limits.models.clone(), ..Root::new(pos, only) };
+    let root = Root {
+        sight: sight.map(Arc::new),
+        models: limits.models.clone(),
+        model: model_for(options.eval, pos.rules()),
+        ..Root::new(pos, only)
+    };
     let threads = options.threads.max(1);
     let multipv = options.multipv.max(1);
     let mut cands = shortlist_stage(&root, multipv, budget)?;
@@ -834,7 +866,7 @@ mod tests {
                 .map(|(drawn, _)| {
                     let mut sim = after.clone();
                     sim.turn(&root, drawn, &stop).unwrap();
-                    sim.margin(root.me)
+                    sim.margin(&root)
                 })
                 .collect();
             let total: f64 = after.draws().iter().map(|(_, p)| p).sum();

@@ -123,7 +123,7 @@ fn search_nodes(pos: &Position, nodes: u64, seed: u64, multipv: usize) -> (Searc
     let out = run(
         pos,
         &Limits { nodes: Some(nodes), ..Limits::default() },
-        &SearchOptions { strategy: Strategy::Search, threads: 1, multipv, seed },
+        &SearchOptions { strategy: Strategy::Search, multipv, seed, ..SearchOptions::default() },
         &AtomicBool::new(false),
         &mut |i| infos.push(i.clone()),
     )
@@ -248,7 +248,7 @@ fn a_node_limit_bounds_the_scan_of_the_root() {
             // Half the legal moves, but never above the search's own cap of the scan (20,000).
             for limit in [1, legal.min(40_000) / 2] {
                 let limits = Limits { nodes: Some(limit), ..Limits::default() };
-                let options = SearchOptions { strategy, threads: 1, multipv: 1, seed: 1 };
+                let options = SearchOptions { strategy, seed: 1, ..SearchOptions::default() };
                 let out = run(&pos, &limits, &options, &AtomicBool::new(false), &mut |_| {}).unwrap();
                 assert_eq!(out.nodes, limit, "{strategy:?} {}", pos.to_line());
                 assert!(pos.check(&out.best).is_ok());
@@ -262,7 +262,7 @@ fn a_node_limit_bounds_the_scan_of_the_root() {
 /// Searches with these limits and options, collecting the info lines.
 fn search_with(pos: &Position, limits: &Limits, seed: u64, threads: usize) -> (SearchResult, Vec<Info>) {
     let mut infos = Vec::new();
-    let options = SearchOptions { strategy: Strategy::Search, threads, multipv: 1, seed };
+    let options = SearchOptions { strategy: Strategy::Search, threads, seed, ..SearchOptions::default() };
     let out = run(pos, limits, &options, &AtomicBool::new(false), &mut |i| infos.push(i.clone())).unwrap();
     (out, infos)
 }
@@ -327,7 +327,7 @@ fn search_limits(
     multipv: usize,
 ) -> (SearchResult, Vec<Info>) {
     let mut infos = Vec::new();
-    let options = SearchOptions { strategy, threads: 1, multipv, seed: 3 };
+    let options = SearchOptions { strategy, multipv, seed: 3, ..SearchOptions::default() };
     let out = run(pos, limits, &options, &AtomicBool::new(false), &mut |i| infos.push(i.clone())).unwrap();
     (out, infos)
 }
@@ -460,4 +460,43 @@ fn a_search_on_a_clock_answers_well_before_the_clock_runs_out() {
     let (out, _) = search_limits(pos, &limits, Strategy::Search, 1);
     assert!(started.elapsed() < Duration::from_millis(300));
     assert!(pos.check(&out.best).is_ok());
+}
+
+/// The learned evaluation: the built-in models are those of classic three and four players, and a
+/// search that uses one plays a legal move and values it otherwise than today's evaluation (its
+/// static ranking of the moves, `go depth 0`, differs on some mid-game position); at two players,
+/// where no model is built in, `learned` is today's evaluation.
+#[test]
+fn the_learned_evaluation_changes_the_values_where_a_model_is_built_in() {
+    use crate::search::learned::model_of;
+    assert!(model_of(&Rules::new(Variant::Classic, 2).unwrap()).is_none());
+    let mut differed = 0;
+    for players in [2, 3, 4] {
+        let rules = Rules::new(Variant::Classic, players).unwrap();
+        assert_eq!(model_of(&rules).is_some(), players > 2);
+        let mut rng = ChaCha8Rng::seed_from_u64(u64::from(players));
+        let mut pos = Position::new(rules);
+        for _ in 0..12 {
+            pos.draw_random(&mut rng).unwrap();
+            let mv = greedy_choice(&pos).unwrap();
+            pos.play(&mv).unwrap();
+        }
+        pos.draw_random(&mut rng).unwrap();
+        let limits = Limits { depth: Some(0), ..Limits::default() };
+        let scores = |eval: Eval| {
+            let options = SearchOptions { eval, ..SearchOptions::default() };
+            let mut infos = Vec::new();
+            let out =
+                run(&pos, &limits, &options, &AtomicBool::new(false), &mut |i| infos.push(i.score)).unwrap();
+            assert!(pos.check(&out.best).is_ok());
+            infos
+        };
+        let (sheets, learned) = (scores(Eval::Sheets), scores(Eval::Learned));
+        if players == 2 {
+            assert_eq!(sheets, learned);
+        } else if sheets != learned {
+            differed += 1;
+        }
+    }
+    assert_eq!(differed, 2, "the models changed no value");
 }

@@ -1,5 +1,6 @@
-//! `zatre-learn`: the learned evaluation's pipeline. `play` writes self-play data:
-//! seeded games with every sampled position's targets, to a file `--resume` goes on with.
+//! `zatre-learn`: the learned evaluation's pipeline. `play` writes self-play data: seeded games
+//! with every sampled position's targets, to a file `--resume` goes on with; `diagnose` measures
+//! what the board tells; `train` makes the engine's learned model of a table.
 //! Arguments and output here; the work is in `zatre_tools::learn`.
 
 use std::io::IsTerminal;
@@ -8,10 +9,14 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand};
+use zatre::rules::Position;
 use zatre::rules::{Rules, Variant};
 use zatre::search::Strategy;
 use zatre_tools::learn::data::{read, DataFile, Settings};
-use zatre_tools::learn::diagnose::{errors_of, examples, noise_floor, table_name, Errors, Inputs, Linear};
+use zatre_tools::learn::diagnose::{
+    errors, errors_of, examples, noise_floor, table_name, Errors, Example, Inputs, Linear,
+};
+use zatre_tools::learn::features::sheet_order;
 use zatre_tools::learn::play::run_to_file;
 use zatre_tools::progress;
 use zatre_tools::rule_list::rule_pairs;
@@ -29,6 +34,49 @@ struct Cli {
 enum Command {
     Play(PlayArgs),
     Diagnose(DiagnoseArgs),
+    Train(TrainArgs),
+}
+
+/// Trains the learned evaluation of one table: a ridge least-squares fit of each sheet's points
+/// still to come, less today's evaluation, on the features of the games of `--train` (`--inputs`;
+/// sheets from the player to move), written as the engine's model file
+/// (src/search/learned/model.rs). Reports the held-out errors of today's evaluation and of the
+/// model (through the engine's own inference) on the games of `--test`.
+///
+/// Example: zatre-learn train --train search-4p.data --test diag-4p.data --out src/search/learned/weights/classic-4-de.txt
+#[derive(Args, Debug)]
+#[command(long_about)]
+struct TrainArgs {
+    #[command(flatten)]
+    data: DataArgs,
+    /// The ridge penalty on the standardised inputs.
+    #[arg(long, default_value_t = 1.0)]
+    ridge: f64,
+    /// The inputs of the correction: `all` (the game's, the bag's, the board's and every
+    /// sheet's) or `position` (all but the sheets' own: a move changes the correction only
+    /// through the board it leaves).
+    #[arg(long, default_value = "all")]
+    inputs: String,
+    /// The model file to write.
+    #[arg(long)]
+    out: PathBuf,
+}
+
+/// The training and held-out data of `diagnose` and `train`.
+#[derive(Args, Debug)]
+struct DataArgs {
+    /// Training data files (comma-separated), of the same rules as --test.
+    #[arg(long, value_delimiter = ',', required = true)]
+    train: Vec<PathBuf>,
+    /// At most this many games of each training file (the first ones).
+    #[arg(long)]
+    train_games: Option<usize>,
+    /// The held-out data file (seeds kept apart from training: 2,000,000,000 and up).
+    #[arg(long)]
+    test: PathBuf,
+    /// Threads.
+    #[arg(long, default_value_t = 2)]
+    jobs: usize,
 }
 
 /// Does the board carry signal? On the held-out games of `--test`, the error at predicting each
@@ -41,15 +89,8 @@ enum Command {
 #[derive(Args, Debug)]
 #[command(long_about)]
 struct DiagnoseArgs {
-    /// Training data files (comma-separated), of the same rules as --test.
-    #[arg(long, value_delimiter = ',', required = true)]
-    train: Vec<PathBuf>,
-    /// At most this many games of each training file (the first ones).
-    #[arg(long)]
-    train_games: Option<usize>,
-    /// The held-out data file (seeds kept apart from training: 2,000,000,000 and up).
-    #[arg(long)]
-    test: PathBuf,
+    #[command(flatten)]
+    data: DataArgs,
     /// The ridge penalty on the standardised inputs.
     #[arg(long, default_value_t = 1.0)]
     ridge: f64,
@@ -62,9 +103,6 @@ struct DiagnoseArgs {
     /// Continuation j of floor position i draws from this seed + 1000 i + j.
     #[arg(long, default_value_t = 2_050_000_000)]
     floor_seed: u64,
-    /// Threads.
-    #[arg(long, default_value_t = 2)]
-    jobs: usize,
     /// Print the table's header first.
     #[arg(long)]
     header: bool,
@@ -127,6 +165,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Play(args) => play(args),
         Command::Diagnose(args) => diagnose(args),
+        Command::Train(args) => train(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -192,8 +231,17 @@ fn load(path: &std::path::Path) -> Result<DataFile, String> {
     read(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-fn diagnose(args: &DiagnoseArgs) -> Result<(), String> {
-    let started = Instant::now();
+/// The examples of `diagnose` and `train`: the training files' and the held-out file's (with each
+/// held-out sample's position), the held-out file, and the training games.
+struct Loaded {
+    train: Vec<Example>,
+    train_games: usize,
+    test: DataFile,
+    test_examples: Vec<Example>,
+    positions: Vec<Position>,
+}
+
+fn load_examples(args: &DataArgs) -> Result<Loaded, String> {
     let test = load(&args.test)?;
     let mut train = Vec::new();
     let mut train_games = 0;
@@ -212,6 +260,80 @@ fn diagnose(args: &DiagnoseArgs) -> Result<(), String> {
     if train.is_empty() || test_examples.is_empty() {
         return Err("no samples to fit on or to test".into());
     }
+    Ok(Loaded { train, train_games, test, test_examples, positions })
+}
+
+/// An error cell pair: RMSE and MAE with their intervals.
+fn cell(e: &Errors) -> String {
+    format!(
+        "{:.2} ({:.2}-{:.2}) | {:.2} ({:.2}-{:.2})",
+        e.rmse.value, e.rmse.low, e.rmse.high, e.mae.value, e.mae.low, e.mae.high
+    )
+}
+
+fn train(args: &TrainArgs) -> Result<(), String> {
+    let started = Instant::now();
+    let Loaded { train, train_games, test, test_examples, positions } = load_examples(&args.data)?;
+    let rules = &test.settings.rules;
+    let inputs = match args.inputs.as_str() {
+        "all" => Inputs::Board,
+        "position" => Inputs::Position,
+        other => return Err(format!("--inputs takes all or position, not '{other}'")),
+    };
+    let fit = Linear::fit(&train, inputs, args.ridge);
+    let model = fit.to_model(rules)?;
+    // The held-out errors through the engine's inference, which is what the search will see.
+    let mut errs = Vec::new();
+    for (e, pos) in test_examples.iter().zip(&positions) {
+        let values = model.values_of(pos).ok_or("the model does not read the held-out positions")?;
+        let totals = zatre_tools::learn::data::totals(pos);
+        for (&sheet, y) in sheet_order(pos).iter().zip(&e.target) {
+            errs.push((e.game.1, y - (values[sheet] - totals[sheet] as f64)));
+        }
+    }
+    let learned = errors(&errs);
+    let eval = errors_of(&test_examples, &|e| e.eval.clone());
+    // The files by name only, so that the model is the same wherever its data was kept.
+    let files: Vec<String> = args
+        .data
+        .train
+        .iter()
+        .map(|p| p.file_name().unwrap_or(p.as_os_str()).to_string_lossy().into_owned())
+        .collect();
+    let comments = vec![
+        format!(
+            "{}: trained by zatre-learn train, inputs {}, ridge {}",
+            table_name(rules),
+            args.inputs,
+            args.ridge
+        ),
+        format!("on {train_games} games ({} positions) of {}", train.len(), files.join(", ")),
+        format!(
+            "held out {} games ({} positions): RMSE of today's evaluation {:.2}, of this model {:.2}",
+            test.games.len(),
+            test_examples.len(),
+            eval.rmse.value,
+            learned.rmse.value
+        ),
+    ];
+    std::fs::write(&args.out, model.write(&comments))
+        .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
+    println!(
+        "| {} | {train_games}, {} | {}, {} | {} | {} |",
+        table_name(rules),
+        train.len(),
+        test.games.len(),
+        test_examples.len(),
+        cell(&eval),
+        cell(&learned)
+    );
+    eprintln!("train: {:.1} s", started.elapsed().as_secs_f64());
+    Ok(())
+}
+
+fn diagnose(args: &DiagnoseArgs) -> Result<(), String> {
+    let started = Instant::now();
+    let Loaded { train, train_games, test, test_examples, positions } = load_examples(&args.data)?;
     let sheets = Linear::fit(&train, Inputs::Sheets, args.ridge);
     let board = Linear::fit(&train, Inputs::Board, args.ridge);
     let eval = errors_of(&test_examples, &|e| e.eval.clone());
@@ -224,16 +346,10 @@ fn diagnose(args: &DiagnoseArgs) -> Result<(), String> {
             .collect();
         Some((
             chosen.len(),
-            noise_floor(&chosen, &test.settings, args.continuations, args.floor_seed, args.jobs)?,
+            noise_floor(&chosen, &test.settings, args.continuations, args.floor_seed, args.data.jobs)?,
         ))
     } else {
         None
-    };
-    let cell = |e: &Errors| {
-        format!(
-            "{:.2} ({:.2}-{:.2}) | {:.2} ({:.2}-{:.2})",
-            e.rmse.value, e.rmse.low, e.rmse.high, e.mae.value, e.mae.low, e.mae.high
-        )
     };
     if args.header {
         println!("| table | training games, positions | held-out games, positions | today's evaluation: RMSE (95%) | MAE (95%) | + linear, sheet features: RMSE | MAE | + linear, sheet and board features: RMSE | MAE | noise floor (positions x continuations): RMSE | MAE |");

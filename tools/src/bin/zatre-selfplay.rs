@@ -93,6 +93,7 @@ fn play(args: &Args, rules: &Rules, seed: u64, a_seat: usize) -> Game {
             threads: 1,
             multipv: 1,
             seed: seed.wrapping_mul(31) ^ u64::from(pos.turn()),
+            ..SearchOptions::default()
         };
         let Some(outcome) = run(&pos, &limits, &options, &stop, &mut |_| {}) else { break };
         if let Err(e) = pos.play(&outcome.best) {

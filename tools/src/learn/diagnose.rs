@@ -13,6 +13,8 @@
 //! floor is the root of the mean variance of the outcomes of one position (each with `n - 1`).
 
 use zatre::rules::{Position, Rules};
+use zatre::search::learned::features::{BOARD_START, FEATURES, SHEETS_START};
+use zatre::search::learned::Model;
 
 use super::data::{replay, DataFile, Settings};
 use super::features::{board_features, eval_to_come, sheet_features, sheet_order};
@@ -81,6 +83,9 @@ pub enum Inputs {
     Sheets,
     /// Plus a linear model over the sheet and board features.
     Board,
+    /// Plus a linear model over the game's, the bag's and the board's features, none of a sheet's
+    /// own: a correction that a move changes only through the board it leaves.
+    Position,
 }
 
 impl Inputs {
@@ -89,6 +94,7 @@ impl Inputs {
             Inputs::Eval => Vec::new(),
             Inputs::Sheets => e.sheets.clone(),
             Inputs::Board => e.sheets.iter().chain(&e.board).copied().collect(),
+            Inputs::Position => e.sheets[..BOARD_START].iter().chain(&e.board).copied().collect(),
         }
     }
 }
@@ -180,6 +186,52 @@ impl Linear {
                 eval + b + dot
             })
             .collect()
+    }
+}
+
+impl Linear {
+    /// The engine's model of this fit ([`Model`]): the standardisation folded into the weights,
+    /// the weights put in the order of the engine's inputs
+    /// (`zatre::search::learned::Features::values`); a fit on the position's features alone
+    /// ([`Inputs::Position`]) has no weight on the sheets'.
+    ///
+    /// # Errors
+    /// A fit on other inputs, or one the engine's model cannot hold (more than four sheets).
+    pub fn to_model(&self, rules: &Rules) -> Result<Model, String> {
+        // Inputs::Board reads the sheet inputs (the game's, then the sheets') then the board's;
+        // Inputs::Position the game's and the board's: the engine's order without the sheets.
+        let index: Vec<usize> = match self.inputs {
+            Inputs::Board => {
+                (0..BOARD_START).chain(SHEETS_START..FEATURES).chain(BOARD_START..SHEETS_START).collect()
+            }
+            Inputs::Position => (0..SHEETS_START).collect(),
+            Inputs::Eval | Inputs::Sheets => {
+                return Err("only a fit on the board's features makes an engine model".into());
+            }
+        };
+        if self.mean.len() != index.len() {
+            return Err(format!(
+                "the fit has {} inputs, the engine's model {}",
+                self.mean.len(),
+                index.len()
+            ));
+        }
+        let sheets = self
+            .weights
+            .iter()
+            .map(|(intercept, w)| {
+                let mut raw = vec![0.0; FEATURES];
+                let mut bias = *intercept;
+                for (j, &wj) in w.iter().enumerate() {
+                    if self.scale[j] > 0.0 {
+                        raw[index[j]] = wj / self.scale[j];
+                        bias -= wj * self.mean[j] / self.scale[j];
+                    }
+                }
+                (bias, raw)
+            })
+            .collect();
+        Model::new(rules, sheets)
     }
 }
 
@@ -350,6 +402,63 @@ mod tests {
         let eval = errors_of(&examples, &|e| e.eval.clone());
         assert!(eval.rmse.value > 5.0);
         assert!(errors_of(&examples, &|e| model.predict(e)).rmse.value < 1e-6);
+    }
+
+    /// The engine's model of a fit predicts what the fit predicts, sheet by sheet from the player
+    /// to move, on the positions of a greedy game (targets drawn from the inputs, so that every
+    /// input has a weight).
+    #[test]
+    fn the_engine_model_of_a_fit_predicts_as_the_fit() {
+        let rules = Rules::new(zatre::rules::Variant::Classic, 3).expect("three players");
+        let mut pos = Position::new(rules.clone());
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(7);
+        let mut positions = Vec::new();
+        while !pos.is_over() && positions.len() < 40 {
+            pos.draw_random(&mut rng).expect("a draw");
+            let mv = zatre::search::greedy_choice(&pos).expect("a move");
+            pos.play(&mv).expect("greedy plays legal moves");
+            positions.push(pos.clone());
+        }
+        let examples: Vec<Example> = positions
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let order = sheet_order(p);
+                let eval = eval_to_come(p);
+                let sheets = sheet_features(p);
+                let board = board_features(p);
+                let target = (0..order.len())
+                    .map(|k| sheets[k * 5 % sheets.len()] - board[(k + i) % board.len()])
+                    .collect();
+                Example {
+                    game: (0, i),
+                    sheets,
+                    board,
+                    eval: order.iter().map(|&s| eval[s]).collect(),
+                    target,
+                }
+            })
+            .collect();
+        let fit = Linear::fit(&examples, Inputs::Board, 0.5);
+        let model = fit.to_model(&rules).expect("a model of three sheets");
+        for (e, p) in examples.iter().zip(&positions) {
+            let values = model.values_of(p).expect("the model is for this table");
+            let totals = super::super::data::totals(p);
+            for (k, (&sheet, predicted)) in sheet_order(p).iter().zip(fit.predict(e)).enumerate() {
+                let engine = values[sheet] - totals[sheet] as f64;
+                assert!((engine - predicted).abs() < 1e-6, "sheet {k}: {engine} against {predicted}");
+            }
+        }
+        assert!(Linear::fit(&examples, Inputs::Sheets, 0.5).to_model(&rules).is_err());
+        let fit = Linear::fit(&examples, Inputs::Position, 0.5);
+        let model = fit.to_model(&rules).expect("a model of three sheets");
+        for (e, p) in examples.iter().zip(&positions) {
+            let values = model.values_of(p).expect("the model is for this table");
+            let totals = super::super::data::totals(p);
+            for (&sheet, predicted) in sheet_order(p).iter().zip(fit.predict(e)) {
+                assert!((values[sheet] - totals[sheet] as f64 - predicted).abs() < 1e-6);
+            }
+        }
     }
 
     /// Errors of 3 and -3 have an RMSE and MAE of 3; groups that agree give a narrow interval.

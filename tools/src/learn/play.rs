@@ -73,6 +73,7 @@ pub fn play_from(start: Position, seed: u64, movers: &Movers<'_>) -> Result<Play
                 threads: 1,
                 multipv: movers.top,
                 seed: search_seed,
+                ..SearchOptions::default()
             };
             let limits = Limits { nodes: Some(GREEDY_NODES), ..Limits::default() };
             let mut best: Vec<Move> = Vec::new();
@@ -83,7 +84,7 @@ pub fn play_from(start: Position, seed: u64, movers: &Movers<'_>) -> Result<Play
             best.swap_remove(explore.random_range(0..best.len()))
         } else {
             let strategy = (movers.strategy_of_seat)(pos.to_move());
-            let options = SearchOptions { strategy, threads: 1, multipv: 1, seed: search_seed };
+            let options = SearchOptions { strategy, seed: search_seed, ..SearchOptions::default() };
             let outcome = run(&pos, movers.limits, &options, &stop, &mut |_| {})
                 .ok_or_else(|| format!("turn {}: {} found no move", pos.turn(), strategy.name()))?;
             outcome.best

@@ -1,7 +1,8 @@
 //! The tools' command-line programs: the referee `zatre-match`, the analyser `zatre-analyse`,
 //! the conformance kit `zatre-conformance` on zatre and on broken engines, the ceiling, the
-//! weight fitter, every tool's `--help`, the naive reference move counter
-//! against the rules core and the golden files, and the published figures (`zatre-figures check`).
+//! weight fitter, the learned model's trainer, every tool's `--help`, the naive reference move
+//! counter against the rules core and the golden files, and the published figures
+//! (`zatre-figures check`).
 //! One test binary for the purpose.
 
 #[path = "../support/engine_path.rs"]
@@ -14,5 +15,6 @@ mod figures;
 mod fit;
 mod golden_naive;
 mod help;
+mod learn;
 mod naive_agreement;
 mod referee;
