@@ -78,25 +78,25 @@ impl fmt::Display for AnalysedTurn {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "turn {} seat {} played {} points {} value {:.2} best {} bestpoints {} bestvalue {:.2} \
-             bestplayed {} lost {:.2} margins ",
+            "turn {} seat {} played {} points {} value {} best {} bestpoints {} bestvalue {} \
+             bestplayed {} lost {} margins ",
             self.turn,
             self.seat,
             self.played,
             self.points,
-            self.value,
+            two_places(self.value),
             self.best,
             self.best_points,
-            self.best_value,
+            two_places(self.best_value),
             if self.best_played() { "yes" } else { "no" },
-            self.lost,
+            two_places(self.lost),
         )?;
         for (k, margin) in self.margins.iter().enumerate() {
             if k > 0 {
                 f.write_str(",")?;
             }
             match margin {
-                Some(m) => write!(f, "{m:.2}")?,
+                Some(m) => f.write_str(&two_places(*m))?,
                 None => f.write_str("-")?,
             }
         }
@@ -107,6 +107,13 @@ impl fmt::Display for AnalysedTurn {
 /// A number rounded to hundredths, as the protocol writes values.
 fn hundredths(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
+}
+
+/// A value as the protocol writes it: two decimals, and `0.00` for a value that rounds to zero
+/// from below (never `-0.00`).
+fn two_places(x: f64) -> String {
+    let rounded = hundredths(x);
+    format!("{:.2}", if rounded == 0.0 { 0.0 } else { rounded })
 }
 
 /// The points a move lost: `best - played` in hundredths, never below 0 (two searches may
@@ -248,7 +255,7 @@ impl Analysis {
             turn(analysed);
             game.play(&played).map_err(|e| replay(e.to_string()))?;
         }
-        let lost: Vec<String> = lost.iter().map(|l| format!("{:.2}", hundredths(*l))).collect();
+        let lost: Vec<String> = lost.iter().map(|&l| two_places(l)).collect();
         let stopped = if done < total { " stopped" } else { "" };
         Ok(Payload::Text(format!(
             "analysed {done} of {total} lost {} nodes {nodes}{stopped}",
@@ -267,6 +274,14 @@ mod tests {
         assert_eq!(points_lost(false, 3.0, 1.25), 1.75);
         assert_eq!(points_lost(false, 1.0, 1.5), 0.0);
         assert_eq!(points_lost(true, 3.0, 1.0), 0.0);
+    }
+
+    #[test]
+    fn values_are_written_to_two_places_and_never_as_minus_zero() {
+        assert_eq!(two_places(-0.001), "0.00");
+        assert_eq!(two_places(-0.0), "0.00");
+        assert_eq!(two_places(-0.006), "-0.01");
+        assert_eq!(two_places(12.346), "12.35");
     }
 
     #[test]

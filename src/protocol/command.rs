@@ -288,7 +288,7 @@ pub enum Command {
     /// `draw [<value> ...]`: no values draws at random.
     Draw(Vec<u8>),
     /// `draw 355` (version 3): the values as one word of digits, one digit each. The session
-    /// turns it into [`Command::Draw`] or the version-2 error in version 2 ([`super::parse::in_version`]).
+    /// turns it into [`Command::Draw`] or the version-2 error in version 2 (`parse::in_version`).
     DrawWord(String),
     /// `place <move>`
     Place(RawMove),

@@ -237,7 +237,7 @@ impl Engine {
     }
 
     /// Executes one command. A command that fails changes nothing. The command is read in the
-    /// protocol version in force already ([`super::parse::in_version`], which the session applies).
+    /// protocol version in force already (`parse::in_version`, which the session applies).
     pub fn execute(&mut self, id: Option<Id>, command: Command) -> Effect {
         let result = match command {
             Command::Go(args) => match self.go_job(id.clone(), args) {

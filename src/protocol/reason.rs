@@ -59,7 +59,7 @@ reasons! {
     GivenTwice "given_twice" SyntaxError "a keyword argument given twice";
     OutOfRange "out_of_range" InvalidArgument "a number too large for its field, row 0, a perft depth over 1000, movestogo 0";
     NotACell "not_a_cell" InvalidArgument "a cell that is not on this board";
-    NotAPlacement "not_a_placement" InvalidArgument "a placement that is not `<value>@<cell>`";
+    NotAPlacement "not_a_placement" InvalidArgument "a placement `<digits>@<cell>` whose value is more than one digit (`10@h8`); a word not of that form at all is `bad_syntax`";
     NotATile "not_a_tile" InvalidArgument "a tile value the game has no tile for";
     UnknownVariant "unknown_variant" InvalidArgument "a variant that is not classic, dice or kids";
     PlayerCount "player_count" InvalidArgument "a player count the variant does not allow";

@@ -1,4 +1,4 @@
-//! The learned evaluation: today's evaluation of the sheets ([`super::eval`])
+//! The learned evaluation: today's evaluation of the sheets (`search::eval`)
 //! corrected by a model trained on self-play (`zatre-learn train`) from inputs of the board and
 //! the sheets ([`features`]); the models built into the engine are the files of `weights/`
 //! (docs/learn.md says how they were made). The search uses it where a model of the table exists
@@ -17,7 +17,7 @@ pub use model::Model;
 /// Which evaluation the search values positions with (the engine option `Eval`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Eval {
-    /// Today's evaluation of the sheets ([`super::eval`]).
+    /// Today's evaluation of the sheets (`search::eval`).
     Sheets,
     /// The learned correction of it, where a model of the table is built in (elsewhere
     /// [`Eval::Sheets`]).

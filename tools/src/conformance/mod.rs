@@ -9,7 +9,7 @@
 //! What may change with version 3 (the exact payloads) is checked for its structure: a hand by
 //! its values whatever the separators, `place` by its leading `points <n> crosses <k>`, errors by
 //! their code and (version 3) their reason key, never by their message. The expected codes and
-//! keys are the table in [`checks`], one line per case.
+//! keys are the table in `checks.rs`, one line per case.
 
 mod checks;
 pub mod sections;
