@@ -91,7 +91,7 @@ reasons! {
     NotInBag "not_in_bag" IllegalDraw "draw with values the bag does not hold";
     MissingField "missing_field" InvalidPosition "a position line without a field it needs";
     UnknownField "unknown_field" InvalidPosition "a position line with an unknown or repeated field";
-    BadField "bad_field" InvalidPosition "a position line with a bad value in a field";
+    BadField "bad_field" InvalidPosition "a position line with a bad value in a field, or whose fields break the rules together (a `tomove` that is not the seat of `turn`, tiles that do not add up to the game's, an empty board after turn 1); a player count out of range is `bad_field` here too (`player_count` is `newgame`'s and `position startpos`'s)";
     ReplayFailed "replay_failed" InvalidPosition "position startpos ... moves: a token that cannot be replayed";
     NoStart "no_start" InvalidPosition "analyse of a game set up from a position line, which has no start to replay";
     Busy "busy" Busy "a command that would change the game while a go runs";
