@@ -78,7 +78,7 @@ reasons! {
     CellTwice "cell_twice" IllegalMove "a move names a cell twice";
     OffCentre "off_centre" IllegalMove "the first tile of the game is not on the centre";
     NotAdjacent "not_adjacent" IllegalMove "a tile with no occupied neighbour, in any order of the move";
-    RunOverLimit "run_over_limit" IllegalMove "a run would sum to more than 12 (the limit)";
+    RunOverLimit "run_over_limit" IllegalMove "a run would sum to more than 12 (the limit); the message ends with the sum and the limit (`... would sum to 24, over 12`), the one message whose figures are fixed for a program to read";
     DoubleForbidden "double_forbidden" IllegalMove "a double cell without a run of 10 to 12 (forced_double=forbid)";
     DoubleNotForced "double_not_forced" IllegalMove "a double cell without a run of 10 to 12 while the tile fits on a normal cell";
     DoubleNoOrder "double_no_order" IllegalMove "a double cell without a run of 10 to 12 that no order of the move forces";

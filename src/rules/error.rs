@@ -63,6 +63,7 @@ pub enum MoveError {
     StartOffCentre(Cell),
     #[error("{0} has no occupied neighbour, in any order of the move")]
     NoNeighbour(Cell),
+    // PROTOCOL.md promises that this message ends with the sum and the limit: keep them last.
     #[error("the {} run through {cell} would sum to {sum}, over {limit}", axis.name())]
     RunOverLimit { cell: Cell, axis: Axis, sum: u8, limit: u8 },
     #[error("double cell {0} needs a run of 10 to 12 through it (forced_double=forbid)")]

@@ -786,7 +786,7 @@ const WHY = {
  * Asks the engine why `value` may not go on `cell` now (`next` with it added: `illegal_move` and
  * the reason key of the rule it breaks), and says that rule in the page's words, chosen by the
  * key. Only the figures of a run over the limit come from the message: its last two numbers, the
- * sum and the limit.
+ * sum and the limit, which PROTOCOL.md fixes for a program to read (the reason table).
  */
 async function explainRefusal(value, cell) {
   const filled = state.position.board.some((tl) => tl.cell === cell);
