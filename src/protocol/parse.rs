@@ -387,10 +387,12 @@ fn go_args(mut i: &str) -> PResult<'_, GoArgs> {
         let (rest, _) = space1(i)?;
         // No word at all (blanks at the end) falls to the error of an unknown one.
         let (rest, word) = token(rest).unwrap_or((rest, ""));
+        if let Some(read) = search_limit(word, rest, at, &mut args.movetime, &mut args.nodes, &mut args.depth)
+        {
+            i = read?;
+            continue;
+        }
         i = match word {
-            "movetime" => keyword_number(rest, at, &mut args.movetime, "movetime", "milliseconds")?,
-            "nodes" => keyword_number(rest, at, &mut args.nodes, "nodes", "a node count")?,
-            "depth" => keyword_number(rest, at, &mut args.depth, "depth", "a depth")?,
             "time" => keyword_number(rest, at, &mut args.time, "time", "milliseconds")?,
             "inc" => keyword_number(rest, at, &mut args.inc, "inc", "milliseconds")?,
             "movestogo" => keyword_number(rest, at, &mut args.movestogo, "movestogo", "a number of moves")?,
@@ -420,6 +422,24 @@ fn go_args(mut i: &str) -> PResult<'_, GoArgs> {
 
 /// The number after a keyword of `go` or `newgame` (`what` it is, for the error), into its `slot`
 /// (`word` given once); the input after it.
+/// The limits of a search that `go` and `analyse` share, `movetime <ms>`, `nodes <n>` and
+/// `depth <d>`, each at most once: the rest after the word's number, or `None` for another word.
+fn search_limit<'a>(
+    word: &str,
+    rest: &'a str,
+    at: &'a str,
+    movetime: &mut Option<u64>,
+    nodes: &mut Option<u64>,
+    depth: &mut Option<u32>,
+) -> Option<Result<&'a str, Err<Problem<'a>>>> {
+    Some(match word {
+        "movetime" => keyword_number(rest, at, movetime, "movetime", "milliseconds"),
+        "nodes" => keyword_number(rest, at, nodes, "nodes", "a node count"),
+        "depth" => keyword_number(rest, at, depth, "depth", "a depth"),
+        _ => return None,
+    })
+}
+
 fn keyword_number<'a, T: std::str::FromStr>(
     rest: &'a str,
     at: &'a str,
@@ -572,10 +592,12 @@ pub(super) fn analyse_args(mut i: &str) -> PResult<'_, Command> {
         let at = i;
         let (rest, _) = space1(i)?;
         let (rest, word) = token(rest).unwrap_or((rest, ""));
+        if let Some(read) = search_limit(word, rest, at, &mut args.movetime, &mut args.nodes, &mut args.depth)
+        {
+            i = read?;
+            continue;
+        }
         i = match word {
-            "movetime" => keyword_number(rest, at, &mut args.movetime, "movetime", "milliseconds")?,
-            "nodes" => keyword_number(rest, at, &mut args.nodes, "nodes", "a node count")?,
-            "depth" => keyword_number(rest, at, &mut args.depth, "depth", "a depth")?,
             "startpos" => match position_args(at)? {
                 (rest, PositionArgs::StartPos { newgame, tokens }) => {
                     args.game = Some((newgame, tokens));
