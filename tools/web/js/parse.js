@@ -126,8 +126,13 @@ export function position(line) {
     phase: f.phase,
     board: placements(f.board),
     bag: f.bag && f.bag !== '-' ? f.bag.split(',').map(Number) : null,
-    hands: (f.hands || '').split('/').map((h) => (h === '-' ? [] : [...h].map(Number))),
+    hands: (f.hands || '').split('/').map(handValues),
   };
+}
+
+/** One hand as the protocol writes it, a word of digits (`144`) or `-`: its values. */
+function handValues(word) {
+  return word === '-' ? [] : [...word].map(Number);
 }
 
 /**
@@ -136,7 +141,7 @@ export function position(line) {
  */
 function scoreHand(word) {
   if (!word) return [];
-  return word.split('/').flatMap((h) => (h === '-' ? [] : [...h].map(Number)));
+  return word.split('/').flatMap(handValues);
 }
 
 /** The `score` payload: [{kind, n, total, hand, rows: [[mark, a, b, c]], rowTotals, seats}], gameover. */
