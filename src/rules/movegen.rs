@@ -6,8 +6,8 @@
 //! the forced exception). Every question asked of the generator is answered by the enumeration of
 //! the sets of cells connected to the board (`enumerate.rs`), with what each question needs on
 //! top:
-//! - which complete sets are valid for the double cells, and in which order (`forced.rs`, the
-//!   order search of the forced exception);
+//! - which complete sets are valid for the double cells (`witness.rs`, without searching orders),
+//!   and in which order (`forced.rs`, the order search of the forced exception);
 //! - under `must_place=maximum`, the size every move must have (`largest.rs`, with the upper bound
 //!   of `bound.rs` that prunes the sets that cannot reach a size);
 //! - under `must_place=maximal`, whether a valid set has a valid superset (`maximal.rs`);
@@ -37,6 +37,7 @@ mod forced;
 mod largest;
 mod maximal;
 mod small;
+mod witness;
 
 pub use extend::Extensions;
 use forced::OrderBuffers;
@@ -99,6 +100,8 @@ pub struct MoveGen<'r> {
     leaves_only: bool,
     /// Buffers of [`MoveGen::forced_order`].
     order_buffers: OrderBuffers,
+    /// Buffers of [`MoveGen::forced_by_fixpoint`].
+    witness_buffers: witness::WitnessBuffers,
     /// Buffers of [`MoveGen::growth_bound`].
     scratch: bound::Scratch,
     /// When raised, the search for the largest move size ends as soon as it has found one valid
@@ -136,6 +139,7 @@ impl<'r> MoveGen<'r> {
             leaves_only: false,
             scratch: bound::Scratch::new(),
             order_buffers: OrderBuffers::default(),
+            witness_buffers: witness::WitnessBuffers::default(),
         }
     }
 

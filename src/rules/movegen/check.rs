@@ -91,7 +91,7 @@ impl<'r> MoveGen<'r> {
                 }
             }
         }
-        if let Doubles::Invalid(e) = self.doubles() {
+        if let Doubles::Invalid(e) = self.doubles(true) {
             self.take_back();
             return Err(e);
         }

@@ -16,7 +16,9 @@
 //! refusal, read with the whole set down (most sets that reach the search end there, and so never
 //! leave the board), first in its most frequent form from the squares around the forced tiles
 //! alone ([`MoveGen::needy_cut_off`]); then the order the set was built in once more, for the sets
-//! whose tiles were not all put down by an enumeration; then the search.
+//! whose tiles were not all put down by an enumeration; then the search. An enumeration, which
+//! needs no reason, asks `witness.rs` first whether any order serves, and searches only the sets
+//! that one does for, to find that order.
 
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -62,15 +64,15 @@ pub(super) struct OrderBuffers {
 
 /// A set of the tiles of a move, as bits of their indices: a move may place every tile of the
 /// game (121).
-type Mask = u128;
+pub(super) type Mask = u128;
 
 /// Tile `i` alone, as a mask.
-fn bit(i: usize) -> Mask {
+pub(super) fn bit(i: usize) -> Mask {
     1 << i
 }
 
 /// Whether `mask` holds tile `i`.
-fn holds(mask: Mask, i: usize) -> bool {
+pub(super) fn holds(mask: Mask, i: usize) -> bool {
     mask & bit(i) != 0
 }
 
@@ -80,7 +82,7 @@ fn mask_where(n: usize, pred: impl Fn(usize) -> bool) -> Mask {
 }
 
 /// Every tile among `0..n`.
-fn all_of(n: usize) -> Mask {
+pub(super) fn all_of(n: usize) -> Mask {
     if n >= Mask::BITS as usize {
         Mask::MAX
     } else {
@@ -89,7 +91,7 @@ fn all_of(n: usize) -> Mask {
 }
 
 /// The tiles of a mask, lowest first.
-fn tiles_of(mut mask: Mask) -> impl Iterator<Item = usize> {
+pub(super) fn tiles_of(mut mask: Mask) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
         (mask != 0).then(|| {
             let i = mask.trailing_zeros() as usize;
@@ -147,12 +149,15 @@ pub(super) enum Doubles {
     Built,
     /// Not valid: the reason, for the tile at this index.
     Invalid(MoveError),
+    /// Not valid, the reason not sought.
+    Refused,
 }
 
 impl<'r> MoveGen<'r> {
     /// Checks the double cells of the complete current set, finding a legal order if the forced
-    /// exception is needed.
-    pub(super) fn doubles(&mut self) -> Doubles {
+    /// exception is needed. Without `why`, a refused set may come without its reason
+    /// ([`Doubles::Refused`]), found sooner.
+    pub(super) fn doubles(&mut self, why: bool) -> Doubles {
         if !self.doubles_matter || self.on_doubles == 0 {
             return Doubles::Fine;
         }
@@ -183,32 +188,24 @@ impl<'r> MoveGen<'r> {
         {
             return Doubles::Built;
         }
-        // Quick refusal: a normal cell the value fits on at the start, left empty by the set, that
-        // it still fits on with the whole set down fits on it at any point of any order (tiles
-        // put down only shrink the room of the cells beside their runs).
-        self.ensure_base_fits();
-        let fits = self.base_fits.as_ref().expect("computed just above");
-        for i in (0..self.placed.len()).filter(|&i| holds(needy, i)) {
-            let value = self.placed[i].value;
-            let always = fits[usize::from(value)].iter().copied().find(|&c| {
-                self.board.is_empty_cell(c)
-                    && self.board.room(c, self.limit).is_some_and(|room| value <= room)
-            });
-            if let Some(fits) = always {
-                return Doubles::Invalid(MoveError::DoubleNotForced {
-                    cell: self.placed[i].cell,
-                    value,
-                    fits,
-                });
+        // Whether some order serves, settled by the fixpoints of `witness.rs` when the reason of
+        // a refusal is not wanted: the order search then only finds the order (the first of its
+        // search, which the listings write), or gives the reason of a refusal.
+        let forced = if why { None } else { self.forced_by_fixpoint(needy) };
+        debug_assert!(
+            forced.is_none_or(|forced| forced == !matches!(self.doubles(true), Doubles::Invalid(_))),
+            "the fixpoint and the order search disagree on {:?}",
+            self.placed
+        );
+        if forced == Some(false) {
+            return Doubles::Refused;
+        }
+        if forced.is_none() {
+            if let Some(refusal) = self.quick_refusal(needy) {
+                return Doubles::Invalid(refusal);
             }
         }
-        for i in (0..self.placed.len()).filter(|&i| holds(needy, i)) {
-            if let Some(fits) = self.end_fits_without(i) {
-                let p = self.placed[i];
-                return Doubles::Invalid(MoveError::DoubleNotForced { cell: p.cell, value: p.value, fits });
-            }
-        }
-        match self.forced_order(needy) {
+        match self.forced_order(needy, forced == Some(true)) {
             Some(order) => Doubles::Ordered(order),
             None => {
                 let value = self.placed[first].value;
@@ -219,6 +216,32 @@ impl<'r> MoveGen<'r> {
                 })
             }
         }
+    }
+
+    /// The refusals read with the whole set down, before any order is tried: a needy tile whose
+    /// value a normal cell takes in every order, with that cell (first those that took it on the
+    /// board before the set, then those at an end of the tile's own runs).
+    fn quick_refusal(&mut self, needy: Mask) -> Option<MoveError> {
+        self.ensure_base_fits();
+        let fits = tiles_of(needy)
+            .find_map(|i| Some((i, self.fits_in_every_order(i)?)))
+            .or_else(|| tiles_of(needy).find_map(|i| Some((i, self.end_fits_without(i)?))));
+        fits.map(|(i, fits)| {
+            let p = self.placed[i];
+            MoveError::DoubleNotForced { cell: p.cell, value: p.value, fits }
+        })
+    }
+
+    /// A normal cell that took the value of placement `i` of the complete set on the board
+    /// before the set, is left empty by the set and still takes it with the whole set down: it
+    /// takes it at any point of any order (tiles put down only shrink the room of the cells
+    /// beside their runs). Needs `base_fits`.
+    pub(super) fn fits_in_every_order(&self, i: usize) -> Option<Cell> {
+        let value = self.placed[i].value;
+        let fits = self.base_fits.as_ref().expect("computed by the caller");
+        fits[usize::from(value)].iter().copied().find(|&c| {
+            self.board.is_empty_cell(c) && self.board.room(c, self.limit).is_some_and(|room| value <= room)
+        })
     }
 
     /// A normal cell at an end of one of the runs through placement `i` of the complete set that
@@ -339,7 +362,9 @@ impl<'r> MoveGen<'r> {
 
     /// Searches the orders of the current set for one in which every tile touches the board when
     /// it goes down and every tile in `needy` fits on no normal cell at that point.
-    pub(super) fn forced_order(&mut self, needy: Mask) -> Option<Vec<usize>> {
+    /// With `known`, some order is known to serve (`witness.rs`), and the refusals that would
+    /// only cost time are skipped.
+    pub(super) fn forced_order(&mut self, needy: Mask, known: bool) -> Option<Vec<usize>> {
         // The search's buffers, taken out of the generator for the search and put back after it:
         // a set needs its order searched at most once, but an enumeration meets many such sets.
         let mut buffers = std::mem::take(&mut self.order_buffers);
@@ -351,13 +376,13 @@ impl<'r> MoveGen<'r> {
             buffers.slot = vec![0; GRID];
             buffers.in_beside = vec![false; GRID];
         }
-        if self.needy_cut_off(needy, &mut buffers) {
+        if !known && self.needy_cut_off(needy, &mut buffers) {
             self.order_buffers = buffers;
             return None;
         }
         let starts = self.neighbourhood(needy, &mut buffers);
         let tiles = &buffers.tiles;
-        if !needy_reachable(tiles.len(), needy, starts, &buffers.waits, &buffers.touching) {
+        if !known && !needy_reachable(tiles.len(), needy, starts, &buffers.waits, &buffers.touching) {
             self.order_buffers = buffers;
             return None;
         }
@@ -426,24 +451,7 @@ impl<'r> MoveGen<'r> {
             slot[p.cell.index()] = i as u8 + 1;
         }
         let centre = (self.board.count() == n).then(|| self.board.geometry().centre()).flatten();
-        let beside = |c: usize| [c - 1, c + 1, c - STRIDE, c + STRIDE];
-        // Whether the tile on `c` lies beside an empty normal cell that takes `value`.
-        let waits = |c: usize, value: u8| {
-            beside(c).into_iter().any(|m| {
-                let cell = Cell::from_index(m);
-                self.board.is_empty_cell(cell)
-                    && self.board.square(cell) == Square::Normal
-                    && self.board.room(cell, self.limit).is_some_and(|room| value <= room)
-            })
-        };
-        let cut_off = tiles_of(needy).any(|d| {
-            let p = tiles[d];
-            Some(p.cell) != centre
-                && beside(p.cell.index()).into_iter().all(|m| match slot[m] {
-                    0 => self.board.get(Cell::from_index(m)).is_none(),
-                    _ => waits(m, p.value),
-                })
-        });
+        let cut_off = tiles_of(needy).any(|d| Some(tiles[d].cell) != centre && self.cut_off(d, slot));
         for p in tiles.iter() {
             slot[p.cell.index()] = 0;
         }
@@ -638,13 +646,13 @@ impl<'r> MoveGen<'r> {
     /// Whether the current complete set is valid; on success `current()` gives a legal order.
     pub(super) fn accept(&mut self) -> bool {
         self.order.clear();
-        match self.doubles() {
+        match self.doubles(false) {
             Doubles::Fine | Doubles::Built => true,
             Doubles::Ordered(order) => {
                 self.order = order.into_iter().map(|i| self.placed[i]).collect();
                 true
             }
-            Doubles::Invalid(_) => false,
+            Doubles::Invalid(_) | Doubles::Refused => false,
         }
     }
 }
