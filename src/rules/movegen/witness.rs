@@ -258,10 +258,6 @@ impl<'r> MoveGen<'r> {
     /// Whether the empty cell `c` (index) takes `value` with the board before the set and the
     /// set's tiles in `down` on it (`slot` maps cells to the set's tiles).
     fn takes_with(&self, c: usize, value: u8, down: Mask, slot: &[u8]) -> bool {
-        // With the whole set down the runs beside the cell are the longest they get.
-        if self.board.room(Cell::from_index(c), self.limit).is_some_and(|room| value <= room) {
-            return true;
-        }
         let present = |m: usize| match self.board.get(Cell::from_index(m)) {
             Some(v) if slot[m] == 0 || holds(down, usize::from(slot[m]) - 1) => Some(v),
             _ => None,
