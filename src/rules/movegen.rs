@@ -40,7 +40,7 @@ mod small;
 mod witness;
 
 pub use extend::Extensions;
-use forced::OrderBuffers;
+use forced::{Need, OrderBuffers};
 
 /// Hands of at most this many tiles are counted by one plain enumeration; larger ones find the
 /// largest size first and count only the sets that can reach it.
@@ -77,6 +77,9 @@ pub struct MoveGen<'r> {
     /// The room of every normal cell that touched the board the generator started from, by cell
     /// index, computed with `base_fits` (`None` elsewhere).
     base_room: Vec<Option<u8>>,
+    /// By cell index, computed with `base_fits`: whether the cell has a neighbour on the board the
+    /// generator started from.
+    base_touch: Vec<bool>,
     /// When raised, every enumeration ends at once: counts and listings are then partial.
     stop: Option<&'r AtomicBool>,
     /// When not 0, the enumeration skips every subtree that cannot reach this many placements
@@ -98,10 +101,11 @@ pub struct MoveGen<'r> {
     /// With `count_leaves`: whether the sink counts nothing below `max` placements (under
     /// `must_place=maximum`), so that the enumeration does not call it there.
     leaves_only: bool,
-    /// Buffers of [`MoveGen::forced_order`].
-    order_buffers: OrderBuffers,
-    /// Buffers of [`MoveGen::forced_by_fixpoint`].
-    witness_buffers: witness::WitnessBuffers,
+    /// Buffers of [`MoveGen::forced_order`], boxed so that taking them out for a search moves a
+    /// pointer (`None` until the first search, and during one).
+    order_buffers: Option<Box<OrderBuffers>>,
+    /// Buffers of [`MoveGen::forced_by_fixpoint`], kept the same way.
+    witness_buffers: Option<Box<witness::WitnessBuffers>>,
     /// Buffers of [`MoveGen::growth_bound`].
     scratch: bound::Scratch,
     /// When raised, the search for the largest move size ends as soon as it has found one valid
@@ -129,6 +133,7 @@ impl<'r> MoveGen<'r> {
             base_fits: None,
             other_open: Vec::new(),
             base_room: Vec::new(),
+            base_touch: Vec::new(),
             stop: None,
             soft_stop: None,
             prune_below: 0,
@@ -138,8 +143,8 @@ impl<'r> MoveGen<'r> {
             leaf_count: 0,
             leaves_only: false,
             scratch: bound::Scratch::new(),
-            order_buffers: OrderBuffers::default(),
-            witness_buffers: witness::WitnessBuffers::default(),
+            order_buffers: None,
+            witness_buffers: None,
         }
     }
 
@@ -191,7 +196,7 @@ impl<'r> MoveGen<'r> {
         let mut counts = vec![0u64; self.hand.len() + 1];
         let max = self.hand.len();
         let _ = self.enumerate(0, max, &mut |g| {
-            if g.accept() {
+            if g.valid() {
                 counts[g.placed.len()] += 1;
             }
             ControlFlow::Continue(())
@@ -238,7 +243,7 @@ impl<'r> MoveGen<'r> {
                 if any && g.soft_stopped() {
                     return ControlFlow::Break(());
                 }
-                if g.is_maximal_move() {
+                if g.is_maximal_move(Need::Order) {
                     any = true;
                     return visit(g.current());
                 }
@@ -270,7 +275,7 @@ impl<'r> MoveGen<'r> {
                 let leaves = self.pruned(size, true, |g| {
                     g.counting_leaves(true, |g| {
                         g.enumerate(0, size, &mut |g| {
-                            if g.placed.len() == size && g.accept() {
+                            if g.placed.len() == size && g.valid() {
                                 n += 1;
                             }
                             ControlFlow::Continue(())
@@ -285,7 +290,7 @@ impl<'r> MoveGen<'r> {
                 let max = self.hand.len();
                 let leaves = self.counting_leaves(false, |g| {
                     g.enumerate(0, max, &mut |g| {
-                        if g.is_maximal_move() {
+                        if g.is_maximal_move(Need::Verdict) {
                             n += 1;
                         }
                         ControlFlow::Continue(())

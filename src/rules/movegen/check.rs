@@ -6,7 +6,7 @@
 //! the must-place rule asks the enumeration for a larger move or a valid superset, which it names
 //! in the error as an example.
 
-use super::forced::Doubles;
+use super::forced::{Doubles, Need};
 use super::MoveGen;
 use crate::rules::board::Axis;
 use crate::rules::error::MoveError;
@@ -91,7 +91,7 @@ impl<'r> MoveGen<'r> {
                 }
             }
         }
-        if let Doubles::Invalid(e) = self.doubles(true) {
+        if let Doubles::Invalid(e) = self.doubles(Need::Reason) {
             self.take_back();
             return Err(e);
         }

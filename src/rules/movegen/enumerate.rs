@@ -387,16 +387,35 @@ impl<'r> MoveGen<'r> {
         }
     }
 
-    /// A valid set of at least `min` tiles beyond those already placed, if any.
+    /// A valid set of at least `min` tiles beyond those already placed, if any, in a legal order.
     pub(super) fn find_valid(&mut self, level: usize, min: usize) -> Option<Move> {
+        self.first_valid(level, min, |g| g.accept().then(|| Move::new(g.current().to_vec())))
+    }
+
+    /// Whether some valid set of at least `min` tiles beyond those already placed exists (its
+    /// order not sought).
+    pub(super) fn has_valid(&mut self, level: usize, min: usize) -> bool {
+        self.first_valid(level, min, |g| g.valid().then_some(())).is_some()
+    }
+
+    /// What `take` makes of the first set of at least `min` tiles beyond those already placed for
+    /// which it makes something.
+    fn first_valid<T>(
+        &mut self,
+        level: usize,
+        min: usize,
+        mut take: impl FnMut(&mut Self) -> Option<T>,
+    ) -> Option<T> {
         let max = self.placed.len() + self.hand.len();
         let mut found = None;
         let prune = if min > self.placed.len() + 1 { min } else { 0 };
         self.pruned(prune, false, |g| {
             let _ = g.enumerate(level, max, &mut |g| {
-                if g.placed.len() >= min && g.accept() {
-                    found = Some(Move::new(g.current().to_vec()));
-                    return ControlFlow::Break(());
+                if g.placed.len() >= min {
+                    found = take(g);
+                    if found.is_some() {
+                        return ControlFlow::Break(());
+                    }
                 }
                 ControlFlow::Continue(())
             });

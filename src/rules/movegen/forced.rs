@@ -23,6 +23,7 @@
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use super::witness::reached;
 use super::MoveGen;
 use crate::rules::board::Axis;
 use crate::rules::error::MoveError;
@@ -151,13 +152,26 @@ pub(super) enum Doubles {
     Invalid(MoveError),
     /// Not valid, the reason not sought.
     Refused,
+    /// Valid by the forced exception in some order, not sought ([`Need::Verdict`]).
+    Forced,
+}
+
+/// What a caller of [`MoveGen::doubles`] needs to know of a set beyond whether it is valid.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(super) enum Need {
+    /// Only whether it is valid: a count, or the search for a size.
+    Verdict,
+    /// A legal order of a valid set: a listing.
+    Order,
+    /// A legal order, and the reason of a refusal: the check of a given move.
+    Reason,
 }
 
 impl<'r> MoveGen<'r> {
     /// Checks the double cells of the complete current set, finding a legal order if the forced
-    /// exception is needed. Without `why`, a refused set may come without its reason
-    /// ([`Doubles::Refused`]), found sooner.
-    pub(super) fn doubles(&mut self, why: bool) -> Doubles {
+    /// exception is needed and `need` asks for one. Unless the reason is needed, a refused set may
+    /// come without it ([`Doubles::Refused`]), found sooner.
+    pub(super) fn doubles(&mut self, need: Need) -> Doubles {
         if !self.doubles_matter || self.on_doubles == 0 {
             return Doubles::Fine;
         }
@@ -191,14 +205,16 @@ impl<'r> MoveGen<'r> {
         // Whether some order serves, settled by the fixpoints of `witness.rs` when the reason of
         // a refusal is not wanted: the order search then only finds the order (the first of its
         // search, which the listings write), or gives the reason of a refusal.
-        let forced = if why { None } else { self.forced_by_fixpoint(needy) };
+        let forced = if need == Need::Reason { None } else { self.forced_by_fixpoint(needy) };
         debug_assert!(
-            forced.is_none_or(|forced| forced == !matches!(self.doubles(true), Doubles::Invalid(_))),
+            forced.is_none_or(|forced| forced == !matches!(self.doubles(Need::Reason), Doubles::Invalid(_))),
             "the fixpoint and the order search disagree on {:?}",
             self.placed
         );
-        if forced == Some(false) {
-            return Doubles::Refused;
+        match forced {
+            Some(false) => return Doubles::Refused,
+            Some(true) if need == Need::Verdict => return Doubles::Forced,
+            _ => {}
         }
         if forced.is_none() {
             if let Some(refusal) = self.quick_refusal(needy) {
@@ -339,6 +355,10 @@ impl<'r> MoveGen<'r> {
                 self.base_room[c.index()] = self.board.room(c, self.limit);
             }
             self.other_open = open.into_iter().filter(|&c| g.square(c) != Square::Normal).collect();
+            self.base_touch = vec![false; GRID];
+            for &c in g.cells() {
+                self.base_touch[c.index()] = self.board.has_neighbour(c);
+            }
             for p in &set {
                 self.board.place(p.cell, p.value);
             }
@@ -367,7 +387,7 @@ impl<'r> MoveGen<'r> {
     pub(super) fn forced_order(&mut self, needy: Mask, known: bool) -> Option<Vec<usize>> {
         // The search's buffers, taken out of the generator for the search and put back after it:
         // a set needs its order searched at most once, but an enumeration meets many such sets.
-        let mut buffers = std::mem::take(&mut self.order_buffers);
+        let mut buffers = self.order_buffers.take().unwrap_or_default();
         buffers.tiles.clear();
         buffers.tiles.extend_from_slice(&self.placed);
         // The waits and the quick refusal are read with the whole set down, as it is now: most
@@ -377,13 +397,13 @@ impl<'r> MoveGen<'r> {
             buffers.in_beside = vec![false; GRID];
         }
         if !known && self.needy_cut_off(needy, &mut buffers) {
-            self.order_buffers = buffers;
+            self.order_buffers = Some(buffers);
             return None;
         }
         let starts = self.neighbourhood(needy, &mut buffers);
         let tiles = &buffers.tiles;
         if !known && !needy_reachable(tiles.len(), needy, starts, &buffers.waits, &buffers.touching) {
-            self.order_buffers = buffers;
+            self.order_buffers = Some(buffers);
             return None;
         }
         for p in tiles.iter().rev() {
@@ -419,7 +439,7 @@ impl<'r> MoveGen<'r> {
             built += 1;
         }
         if built == tiles.len() {
-            self.order_buffers = buffers;
+            self.order_buffers = Some(buffers);
             return Some((0..built).collect());
         }
         for p in tiles[..built].iter().rev() {
@@ -433,7 +453,7 @@ impl<'r> MoveGen<'r> {
         for p in tiles {
             self.board.place(p.cell, p.value);
         }
-        self.order_buffers = buffers;
+        self.order_buffers = Some(buffers);
         found.then_some(order)
     }
 
@@ -646,12 +666,22 @@ impl<'r> MoveGen<'r> {
     /// Whether the current complete set is valid; on success `current()` gives a legal order.
     pub(super) fn accept(&mut self) -> bool {
         self.order.clear();
-        match self.doubles(false) {
+        match self.doubles(Need::Order) {
             Doubles::Fine | Doubles::Built => true,
             Doubles::Ordered(order) => {
                 self.order = order.into_iter().map(|i| self.placed[i]).collect();
                 true
             }
+            Doubles::Invalid(_) | Doubles::Refused => false,
+            Doubles::Forced => unreachable!("an order was asked for"),
+        }
+    }
+
+    /// Whether the complete current set is valid, its order not sought: for counts and the
+    /// search for a size, which never read `current()`.
+    pub(super) fn valid(&mut self) -> bool {
+        match self.doubles(Need::Verdict) {
+            Doubles::Fine | Doubles::Built | Doubles::Ordered(_) | Doubles::Forced => true,
             Doubles::Invalid(_) | Doubles::Refused => false,
         }
     }
@@ -665,16 +695,6 @@ impl<'r> MoveGen<'r> {
 fn needy_reachable(n: usize, needy: Mask, starts: Mask, waits: &[Mask], touching: &[Mask]) -> bool {
     tiles_of(needy).all(|d| {
         let allowed = all_of(n) & !bit(d) & !mask_where(n, |j| holds(waits[j], d));
-        // Grown from the tiles that start it, each reached tile adding its neighbours once.
-        let mut reached = starts & allowed;
-        let mut fresh = reached;
-        while fresh != 0 {
-            let j = fresh.trailing_zeros() as usize;
-            fresh &= fresh - 1;
-            let grown = touching[j] & allowed & !reached;
-            reached |= grown;
-            fresh |= grown;
-        }
-        holds(starts, d) || touching[d] & reached != 0
+        holds(starts, d) || touching[d] & reached(starts & allowed, allowed, touching) != 0
     })
 }

@@ -72,7 +72,7 @@ impl<'r> MoveGen<'r> {
         let start = *visited;
         let flow = self.enumerate(0, max, &mut |g| {
             *visited += 1;
-            if g.placed.len() > best && g.accept() {
+            if g.placed.len() > best && g.valid() {
                 best = g.placed.len();
             }
             if best == max || *visited - start >= DIVE_SETS {
@@ -90,7 +90,7 @@ impl<'r> MoveGen<'r> {
         self.pruned(size, false, |g| {
             let _ = g.enumerate(0, size, &mut |g| {
                 *visited += 1;
-                if g.placed.len() == size && g.accept() {
+                if g.placed.len() == size && g.valid() {
                     found = true;
                     return ControlFlow::Break(());
                 }

@@ -9,6 +9,7 @@
 //! to an enumeration of the supersets. Which of the two checks of a set (validity, superset) runs
 //! first is chosen by which is cheaper for the rule set.
 
+use super::forced::Need;
 use super::MoveGen;
 use crate::rules::geometry::{Cell, Square, STRIDE};
 use crate::rules::moves::Move;
@@ -27,7 +28,8 @@ impl<'r> MoveGen<'r> {
     }
 
     /// Whether the current complete set is a legal move under `must_place=maximal`: valid, and
-    /// strictly contained in no valid set. On success `current()` gives a legal order.
+    /// strictly contained in no valid set. On success `current()` gives a legal order when `need`
+    /// asks for one.
     ///
     /// Of the two checks the cheaper goes first. A set with a tile on a double cell where the
     /// forced exception is allowed may need a search over its orders, while whether a valid
@@ -37,16 +39,25 @@ impl<'r> MoveGen<'r> {
     /// double-cell check is a glance, and the superset check may search when the exception is
     /// forbidden. (The superset check of an invalid set answers something; only its conjunction
     /// with validity counts.)
-    pub(super) fn is_maximal_move(&mut self) -> bool {
+    pub(super) fn is_maximal_move(&mut self, need: Need) -> bool {
         let may_search_orders =
             self.doubles_matter && self.on_doubles > 0 && self.rules.forced_double == ForcedDouble::Allow;
         if !may_search_orders {
-            return self.accept() && !self.has_valid_superset();
+            return self.valid_for(need) && !self.has_valid_superset();
         }
         if self.has_valid_superset() {
             return false;
         }
-        self.accept()
+        self.valid_for(need)
+    }
+
+    /// [`MoveGen::accept`] when an order is needed, else [`MoveGen::valid`].
+    fn valid_for(&mut self, need: Need) -> bool {
+        if need == Need::Verdict {
+            self.valid()
+        } else {
+            self.accept()
+        }
     }
 
     /// Whether some valid set strictly contains the current valid one (the must-place rule
@@ -94,7 +105,7 @@ impl<'r> MoveGen<'r> {
         if !open_doubles {
             return false;
         }
-        self.valid_superset().is_some()
+        !self.hand.is_empty() && self.has_valid(1, self.placed.len() + 1)
     }
 
     /// For [`MoveGen::has_valid_superset`]: whether a tile put down last on `c`, an empty cell

@@ -52,6 +52,12 @@ pub(super) struct WitnessBuffers {
     slot: Vec<u8>,
     /// By cell index: whether the cell is among `watched` (all false between fixpoints).
     seen: Vec<bool>,
+    /// The normal squares of the set and beside it that do not touch the board before the set
+    /// (read once a set, by [`MoveGen::around`]): each may come to take a needy value.
+    near: Vec<Watched>,
+    /// Whether `near` holds the current set's squares.
+    near_filled: bool,
+    /// The normal cells that took the needy value at hand on the board before the set.
     watched: Vec<Watched>,
     /// For each tile of the set, the set's tiles beside it.
     touching: Vec<Mask>,
@@ -71,7 +77,7 @@ impl<'r> MoveGen<'r> {
             return None;
         }
         self.ensure_base_fits();
-        let mut buffers = std::mem::take(&mut self.witness_buffers);
+        let mut buffers = self.witness_buffers.take().unwrap_or_default();
         if buffers.slot.is_empty() {
             buffers.slot = vec![0; GRID];
             buffers.seen = vec![false; GRID];
@@ -91,7 +97,7 @@ impl<'r> MoveGen<'r> {
         for p in &self.placed {
             buffers.slot[p.cell.index()] = 0;
         }
-        self.witness_buffers = buffers;
+        self.witness_buffers = Some(buffers);
         Some(forced)
     }
 
@@ -125,11 +131,14 @@ impl<'r> MoveGen<'r> {
     }
 
     /// One pass over the squares beside the set's tiles, filling `touching` and `room_beside`;
-    /// returns the tiles that touch the board before the set.
+    /// returns the tiles that touch the board before the set. `near` is left to
+    /// [`MoveGen::fill_near`], for the sets that need it.
     fn around(&self, buffers: &mut WitnessBuffers) -> Mask {
-        let WitnessBuffers { slot, touching, room_beside, .. } = buffers;
+        let WitnessBuffers { slot, near, near_filled, touching, room_beside, .. } = buffers;
         touching.clear();
         room_beside.clear();
+        near.clear();
+        *near_filled = false;
         let on_board = |c: usize| slot[c] == 0 && self.board.get(Cell::from_index(c)).is_some();
         let mut starts = 0;
         for (j, p) in self.placed.iter().enumerate() {
@@ -148,6 +157,36 @@ impl<'r> MoveGen<'r> {
             room_beside.push(room);
         }
         starts
+    }
+
+    /// Fills `near`, once a set: the normal squares of the set and beside it that touch no tile
+    /// of the board before the set. With none of the set down their runs are empty, so each may
+    /// take any value once a tile of the set beside it is down (a square that touches that board
+    /// took the value there, and is among the cells that did, or never takes it).
+    fn fill_near(&self, buffers: &mut WitnessBuffers) {
+        let WitnessBuffers { slot, seen, near, near_filled, .. } = buffers;
+        if std::mem::replace(near_filled, true) {
+            return;
+        }
+        let g = self.board.geometry();
+        let on_board = |c: usize| slot[c] == 0 && self.board.get(Cell::from_index(c)).is_some();
+        for p in &self.placed {
+            for m in around(p.cell.index()) {
+                if seen[m] || g.square_at(m) != Square::Normal || on_board(m) || self.base_touch[m] {
+                    continue;
+                }
+                seen[m] = true;
+                near.push(Watched {
+                    cell: m,
+                    own: own_of(slot, m),
+                    beside: beside_of(slot, m),
+                    on_board: false,
+                });
+            }
+        }
+        for w in near.iter() {
+            seen[w.cell] = false;
+        }
     }
 
     /// Whether the needy tiles `needy` can all be forced with only the tiles of `allowed` (which
@@ -181,7 +220,7 @@ impl<'r> MoveGen<'r> {
         buffers: &mut WitnessBuffers,
     ) -> Option<Mask> {
         let value = self.placed[d].value;
-        let WitnessBuffers { slot, seen, watched, touching, room_beside, .. } = buffers;
+        let WitnessBuffers { touching, room_beside, .. } = buffers;
         // A tile beside an empty normal cell that takes the value with the whole set down never
         // goes before `d`; the tiles left must still reach it from the board.
         let waiting = mask_of(room_beside.iter().map(|&room| value <= room));
@@ -190,51 +229,25 @@ impl<'r> MoveGen<'r> {
             return None;
         }
         // The normal cells that may take the value at some point: those that took it on the
-        // board before the set (each touches it), and those beside the set's tiles that do not
-        // touch that board and had the room for it there (rooms only shrink as tiles go down).
-        let on_board = |c: usize| slot[c] == 0 && self.board.get(Cell::from_index(c)).is_some();
-        let own_of = |c: usize| if slot[c] != 0 { bit(usize::from(slot[c]) - 1) } else { 0 };
-        let beside_of = |c: usize| {
-            around(c)
-                .into_iter()
-                .filter(|&m| slot[m] != 0)
-                .fold(0, |mask, m| mask | bit(usize::from(slot[m]) - 1))
-        };
+        // board before the set (each touches it), and those of `near` (rooms only shrink as
+        // tiles go down).
+        self.fill_near(buffers);
+        let WitnessBuffers { slot, near, watched, touching, .. } = buffers;
         watched.clear();
         let base = self.base_fits.as_ref().expect("computed by forced_by_fixpoint");
         for &c in &base[usize::from(value)] {
             let c = c.index();
-            seen[c] = true;
-            watched.push(Watched { cell: c, own: own_of(c), beside: beside_of(c), on_board: true });
-        }
-        let g = self.board.geometry();
-        for p in &self.placed {
-            for c in around(p.cell.index()) {
-                if seen[c]
-                    || g.square_at(c) != Square::Normal
-                    || on_board(c)
-                    || around(c).into_iter().any(on_board)
-                {
-                    continue;
-                }
-                seen[c] = true;
-                if self.takes_with(c, value, 0, slot) {
-                    watched.push(Watched { cell: c, own: own_of(c), beside: beside_of(c), on_board: false });
-                }
-            }
-        }
-        for p in &self.placed {
-            for c in around(p.cell.index()) {
-                seen[c] = false;
-            }
-        }
-        for &c in &base[usize::from(value)] {
-            seen[c.index()] = false;
+            watched.push(Watched {
+                cell: c,
+                own: own_of(slot, c),
+                beside: beside_of(slot, c),
+                on_board: true,
+            });
         }
         let mut refused = false;
         loop {
             let mut leaving: Mask = 0;
-            for w in watched.iter() {
+            for w in watched.iter().chain(near.iter()) {
                 let touched = w.on_board || w.beside & allowed != 0;
                 if !touched || w.own & allowed != 0 || !self.takes_with(w.cell, value, allowed, slot) {
                     continue;
@@ -285,6 +298,20 @@ fn around(c: usize) -> [usize; 4] {
     [c - 1, c + 1, c - STRIDE, c + STRIDE]
 }
 
+/// The set's tile on square `c` (by index), as a mask (`slot` as in [`WitnessBuffers::slot`]).
+fn own_of(slot: &[u8], c: usize) -> Mask {
+    if slot[c] != 0 {
+        bit(usize::from(slot[c]) - 1)
+    } else {
+        0
+    }
+}
+
+/// The set's tiles beside square `c` (by index).
+fn beside_of(slot: &[u8], c: usize) -> Mask {
+    around(c).into_iter().fold(0, |mask, m| mask | own_of(slot, m))
+}
+
 /// The tiles (by index) for which `pred` yields true.
 fn mask_of(pred: impl Iterator<Item = bool>) -> Mask {
     pred.enumerate().filter(|&(_, yes)| yes).fold(0, |mask, (i, _)| mask | bit(i))
@@ -292,7 +319,7 @@ fn mask_of(pred: impl Iterator<Item = bool>) -> Mask {
 
 /// The tiles of `allowed` connected to `from` through tiles of `allowed` (`touching` gives each
 /// tile's neighbours in the set).
-fn reached(from: Mask, allowed: Mask, touching: &[Mask]) -> Mask {
+pub(super) fn reached(from: Mask, allowed: Mask, touching: &[Mask]) -> Mask {
     let mut reached = from;
     let mut fresh = from;
     while fresh != 0 {
