@@ -12,6 +12,7 @@ import { PageError, showError, dialogSays } from './errors.js';
 import { restoreFocus } from './focus.js';
 import { board, render, renderHints, updateButtons, turnLine, engineSays } from './view.js';
 import { applyZoom } from './zoom.js';
+import { renderSaved } from './saved.js';
 import {
   state,
   connecting,
@@ -131,6 +132,7 @@ export async function refresh() {
   const [pos, st, sc, hist] = await Promise.all([call('position'), call('status'), call('score'), call('history')]);
   confirmed({ position: P.position(pos[0] || ''), status: P.status(st), score: P.score(sc), history: hist.join(' ') });
   $('#history').value = state.history ? `position ${state.history}` : '';
+  renderSaved(state);
   renderHints(state);
   render(state);
 }
