@@ -8,15 +8,7 @@ import * as P from './parse.js';
 import { NewGameDialog } from './dialog.js';
 import { CATALOGUES, LANGS, initialLang, setLang, t, translateStatic } from './i18n.js';
 import { Review, expose as exposeReview } from './review.js';
-import {
-  MODE,
-  state,
-  variantsRead,
-  reviewShown,
-  showHiddenChosen,
-  autoDrawChosen,
-  helpVariantChosen,
-} from './state.js';
+import { MODE, state, variantsRead, reviewShown, settingChosen } from './state.js';
 import { board, handle, render, renderHints, renderHelp, updateButtons } from './view.js';
 import { PageError, showError, dismissError, clearDialogErrors } from './errors.js';
 import { openDialog, closeDialog, onDialogClosed } from './dialogs.js';
@@ -131,10 +123,10 @@ $('#hint').addEventListener('click', () => hint());
 // ---- settings -----------------------------------------------------------------------------
 
 $('#show-hidden').addEventListener('change', (ev) => {
-  showHiddenChosen(ev.target.checked);
+  settingChosen('showHidden', ev.target.checked);
   render(state);
 });
-$('#auto-draw').addEventListener('change', (ev) => autoDrawChosen(ev.target.checked));
+$('#auto-draw').addEventListener('change', (ev) => settingChosen('autoDraw', ev.target.checked));
 $('#zoom').addEventListener('change', (ev) => zoomChosen(ev.target.checked));
 window.addEventListener('resize', () => applyZoom());
 coarse.addEventListener('change', () => applyZoom());
@@ -166,12 +158,12 @@ $('#load').addEventListener('click', () => {
 // ---- help ---------------------------------------------------------------------------------
 
 $('#help-variant').addEventListener('change', (ev) => {
-  helpVariantChosen(ev.target.value);
+  settingChosen('helpVariant', ev.target.value);
   renderHelp(state);
 });
 $('#result-help').addEventListener('click', () => $('#help').click());
 $('#help').addEventListener('click', () => {
-  if (state.position) helpVariantChosen(state.position.variant);
+  if (state.position) settingChosen('helpVariant', state.position.variant);
   renderHelp(state);
   openDialog('help');
 });

@@ -325,24 +325,16 @@ export function reviewShown(on) {
   else if (s.mode === MODE.REVIEW) s.mode = MODE.PLAYING;
 }
 
-/** The player's choice: other players' kept tiles shown. */
-export function showHiddenChosen(on) {
-  s.showHidden = on;
-}
+/** The player's settings, by name: what `settingChosen` may set. */
+const SETTINGS = ['showHidden', 'autoDraw', 'zoom', 'helpVariant'];
 
-/** The player's choice: the human seats' draws made by themselves. */
-export function autoDrawChosen(on) {
-  s.autoDraw = on;
-}
-
-/** Large cells on or off (the player's choice, or the screen's). */
-export function zoomSet(on) {
-  s.zoom = on;
-}
-
-/** The variant How to play explains. */
-export function helpVariantChosen(name) {
-  s.helpVariant = name;
+/**
+ * One of the player's settings chosen (`showHidden`, `autoDraw`, `helpVariant`), or set for the
+ * screen (`zoom`: large cells on a touch screen that needs them, until the player chooses).
+ */
+export function settingChosen(name, value) {
+  if (!SETTINGS.includes(name)) throw new Error(`no setting ${name}`);
+  s[name] = value;
 }
 
 /** An error shown in the red bar (kept to say again in another language); null when dismissed. */

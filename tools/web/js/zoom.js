@@ -3,7 +3,7 @@
 // remembered in localStorage like the language and wins from then on. A mouse or a wide screen
 // gets the fitted board. Also the header's height, which the zoomed box leaves room for.
 
-import { state, zoomSet } from './state.js';
+import { state, settingChosen } from './state.js';
 import { board, keepBoardInView } from './view.js';
 
 const $ = (sel) => document.querySelector(sel);
@@ -55,7 +55,7 @@ function showZoom() {
 export function applyZoom() {
   let on = storedZoom();
   if (on === null) on = coarse.matches && fittedCell() < TOUCH_CELL;
-  zoomSet(on);
+  settingChosen('zoom', on);
   showZoom();
   measureHeader();
   keepBoardInView(state);
@@ -64,7 +64,7 @@ export function applyZoom() {
 /** The player ticked or unticked Large cells: remembered, and it decides from now on. */
 export function zoomChosen(on) {
   storeZoom(on);
-  zoomSet(on);
+  settingChosen('zoom', on);
   showZoom();
   board.setFocus(board.focusName, false);
   keepBoardInView(state);
