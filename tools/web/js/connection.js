@@ -64,8 +64,8 @@ export async function act(task) {
 }
 
 /**
- * Connects to a new engine and agrees on the protocol's version; `onClose` is told of its close
- * after the page has shown it.
+ * Connects to a new engine and agrees on the protocol's version; its `info` lines show as the
+ * engine's progress, its close as the banner.
  */
 export async function connect() {
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;

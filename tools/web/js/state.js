@@ -191,13 +191,10 @@ export function confirmed({ position, status, score, history }) {
   const seats = s.seats.slice(0, Math.max(position.players, 1));
   while (seats.length < position.players) seats.push(newSeat('engine'));
   s.seats = seats;
-  s.selected = null;
-  s.pending = [];
-  s.next = null;
+  turnAt([], null);
   s.passOk = false;
   s.preview = [];
   s.hints = [];
-  s.refusal = null;
 }
 
 /** A move was played (`cells` its tiles' cells); `played` the computer seat's {seat, move, points}. */
@@ -213,12 +210,20 @@ export function seatsChosen(seats) {
 
 // ---- transitions: the turn being built ---------------------------------------------------------
 
-/** A person's turn to place begins: `next` with no placements. */
-export function turnStarted(next) {
-  s.pending = [];
+/**
+ * The turn being built stands at `pending`, the tiles put down, and `next`, what may follow them
+ * (null: not asked yet); no tile is picked and no refusal shown.
+ */
+function turnAt(pending, next) {
+  s.pending = pending;
+  s.next = next;
   s.selected = null;
   s.refusal = null;
-  s.next = next;
+}
+
+/** A person's turn to place begins: `next` with no placements. */
+export function turnStarted(next) {
+  turnAt([], next);
   s.passOk = next.complete === 'yes';
 }
 
@@ -234,31 +239,22 @@ export function tilePutBack() {
   s.refusal = null;
 }
 
-/** A tile put down, confirmed by `next` (the placements so far and what may follow). */
+/** A tile put down on `cell` at `time` (ms), confirmed by `next`. */
 export function tilePlaced(pending, next, cell, time) {
-  s.pending = pending;
-  s.next = next;
+  turnAt(pending, next);
   s.preview = [];
-  s.selected = null;
-  s.refusal = null;
   s.placedAt = { cell, time };
 }
 
 /** This turn's tiles after some were taken back, confirmed by `next`. */
 export function tilesTakenBack(pending, next) {
-  s.pending = pending;
-  s.next = next;
-  s.selected = null;
-  s.refusal = null;
+  turnAt(pending, next);
 }
 
 /** A hint's tiles put down as the pending move, confirmed by `next`. */
 export function hintPutDown(pending, next) {
-  s.pending = pending;
-  s.next = next;
+  turnAt(pending, next);
   s.preview = [];
-  s.selected = null;
-  s.refusal = null;
 }
 
 /** A cell did not take the tile: why, to show and say. */

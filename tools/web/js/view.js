@@ -32,8 +32,10 @@ const handlers = {
   playHint: () => {},
 };
 
-/** Gives the views the actions of a cell (`cell(name)`), a hand tile (`pickTile(index, toBoard)`)
- * and a hint (`showHint(move)`, `playHint(move)`). */
+/**
+ * Gives the views the actions of a cell (`cell(name)`), a hand tile (`pickTile(index, detail)`,
+ * `detail` the click's count: 0 from the keyboard) and a hint (`showHint(move)`, `playHint(move)`).
+ */
 export function handle(actions) {
   Object.assign(handlers, actions);
 }
@@ -84,11 +86,8 @@ export function render(st) {
   else line = t('turn.places', { who });
   document.body.dataset.variant = st.position.variant;
   document.body.dataset.players = String(st.position.players);
-  turnLine(
-    [variantName(st.position.variant), t('turn.players', { n: st.position.players }), t('turn.number', { n: s.turn }), line].join(
-      ' · ',
-    ),
-  );
+  const game = [variantName(st.position.variant), t('turn.players', { n: st.position.players }), t('turn.number', { n: s.turn })];
+  turnLine([...game, line].join(' · '));
   renderResult(st);
   $('#move-info').classList.toggle('refusal', Boolean(st.refusal) && moverIsHuman(st));
   $('#move-info').textContent = moveInfoWords(st);
