@@ -57,6 +57,54 @@ const FILES: &[(&str, Asset)] = &[
         Asset { file: "js/app.js", content_type: JS, body: include_bytes!("../../web/js/app.js") },
     ),
     (
+        "/js/state.js",
+        Asset { file: "js/state.js", content_type: JS, body: include_bytes!("../../web/js/state.js") },
+    ),
+    (
+        "/js/view.js",
+        Asset { file: "js/view.js", content_type: JS, body: include_bytes!("../../web/js/view.js") },
+    ),
+    (
+        "/js/announce.js",
+        Asset { file: "js/announce.js", content_type: JS, body: include_bytes!("../../web/js/announce.js") },
+    ),
+    (
+        "/js/errors.js",
+        Asset { file: "js/errors.js", content_type: JS, body: include_bytes!("../../web/js/errors.js") },
+    ),
+    (
+        "/js/focus.js",
+        Asset { file: "js/focus.js", content_type: JS, body: include_bytes!("../../web/js/focus.js") },
+    ),
+    (
+        "/js/dialogs.js",
+        Asset { file: "js/dialogs.js", content_type: JS, body: include_bytes!("../../web/js/dialogs.js") },
+    ),
+    (
+        "/js/zoom.js",
+        Asset { file: "js/zoom.js", content_type: JS, body: include_bytes!("../../web/js/zoom.js") },
+    ),
+    (
+        "/js/connection.js",
+        Asset {
+            file: "js/connection.js",
+            content_type: JS,
+            body: include_bytes!("../../web/js/connection.js"),
+        },
+    ),
+    (
+        "/js/turn.js",
+        Asset { file: "js/turn.js", content_type: JS, body: include_bytes!("../../web/js/turn.js") },
+    ),
+    (
+        "/js/seats.js",
+        Asset { file: "js/seats.js", content_type: JS, body: include_bytes!("../../web/js/seats.js") },
+    ),
+    (
+        "/js/saved.js",
+        Asset { file: "js/saved.js", content_type: JS, body: include_bytes!("../../web/js/saved.js") },
+    ),
+    (
         "/js/i18n.js",
         Asset { file: "js/i18n.js", content_type: JS, body: include_bytes!("../../web/js/i18n.js") },
     ),

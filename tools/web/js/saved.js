@@ -1,0 +1,81 @@
+// Save and load: the saved game's line (`seats=<seat>,... position <history>`), shown in the
+// Save / load dialog, copied or downloaded as a file, and read back when loaded.
+
+import { newSeat } from './dialog.js';
+import { t } from './i18n.js';
+import { PageError } from './errors.js';
+
+const $ = (sel) => document.querySelector(sel);
+
+/** The protocol's line limit. */
+const MAX_LINE = 65536;
+
+/**
+ * The saved game: `seats=<seat>,<seat>... position <history>`, a seat `human`,
+ * `engine:<ms per move>` (the search) or `engine:greedy` / `engine:random` (the weaker levels).
+ * The part from `position` on is the engine's own line.
+ */
+export function saveLine(st) {
+  const word = (s) => (s.kind === 'human' ? 'human' : `engine:${s.level === 'search' ? s.movetime : s.level}`);
+  const seats = st.seats.map(word).join(',');
+  return `seats=${seats} position ${st.history}`;
+}
+
+/** Reads a saved line: {seats (or null), line (the `position` arguments)}. */
+export function readSaved(text) {
+  let line = text.trim().replace(/\s+/g, ' ');
+  let seats = null;
+  if (line.startsWith('seats=')) {
+    const sp = line.indexOf(' ');
+    const word = sp < 0 ? line : line.slice(0, sp);
+    line = sp < 0 ? '' : line.slice(sp + 1);
+    seats = word.slice('seats='.length).split(',').map((s) => {
+      if (s === 'human') return newSeat('human');
+      const weak = /^engine:(greedy|random)$/.exec(s);
+      if (weak) return newSeat('engine', weak[1]);
+      const m = /^engine:(\d{1,6})$/.exec(s);
+      if (!m || Number(m[1]) < 10 || Number(m[1]) > 600000) throw new PageError('load.badSeats');
+      return newSeat('engine', 'search', Number(m[1]));
+    });
+    if (!seats.length || seats.length > 6) throw new PageError('load.badSeats');
+  }
+  if (line.startsWith('position ')) line = line.slice('position '.length);
+  if (!line) throw new PageError('load.empty');
+  if (line.length + 20 > MAX_LINE) throw new PageError('load.tooLong');
+  return { seats, line };
+}
+
+/** The saved line of the game on the board, empty before its first move. */
+function savedText(st) {
+  return st.history ? saveLine(st) : '';
+}
+
+/** The saved line shown in the Save / load dialog. */
+export function renderSaved(st) {
+  $('#save-text').value = savedText(st);
+}
+
+/** Copies the saved line to the clipboard (or, where the page may not, by the old way). */
+export async function copySaved(st) {
+  const text = savedText(st);
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    $('#save-text').select();
+    document.execCommand('copy');
+  }
+  $('#copied').textContent = t('save.copied');
+}
+
+/** Downloads the saved line as a file named for the variant and the turn. */
+export function downloadSaved(st) {
+  const blob = new Blob([`${savedText(st)}\n`], { type: 'text/plain' });
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  const s = st.status;
+  a.download = `zatre-${st.position ? st.position.variant : 'game'}-${s ? s.turn : 0}.txt`;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
