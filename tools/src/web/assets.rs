@@ -144,3 +144,31 @@ pub fn find(path: &str) -> Option<(&'static str, &'static Asset)> {
     let path = if path == "/index.html" { "/" } else { path };
     FILES.iter().find(|(p, _)| *p == path).map(|(_, a)| (a.file, a))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every script of the page's folders is served: one left out of [`FILES`] would load in no
+    /// browser, and show only as a failed import.
+    #[test]
+    fn every_script_of_the_page_is_served() {
+        let web = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web");
+        let mut checked = 0;
+        for folder in ["js", "i18n"] {
+            for entry in std::fs::read_dir(web.join(folder)).expect("the page's folder") {
+                let name =
+                    entry.expect("a file of the folder").file_name().into_string().expect("a UTF-8 name");
+                if !name.ends_with(".js") {
+                    continue;
+                }
+                let path = format!("/{folder}/{name}");
+                let (file, asset) = find(&path).unwrap_or_else(|| panic!("{path} is not served"));
+                assert_eq!(file, &path[1..], "{path} is served from another file");
+                assert_eq!(asset.content_type, JS);
+                checked += 1;
+            }
+        }
+        assert!(checked >= 10, "only {checked} scripts found under {}", web.display());
+    }
+}
