@@ -334,13 +334,14 @@ fn game_without_sixes(judge: &mut Judge) -> String {
             }
             // The 6s first, then whatever the bag holds most of.
             let mut left = bag.clone();
+            // The judge speaks version 2: the values joined by spaces.
             let mut values = String::new();
             for _ in 0..due {
                 let v = if left[5] > 0 { 5 } else { (0..6).max_by_key(|&i| (left[i], 6 - i)).expect("a value") };
                 left[v] -= 1;
-                values.push_str(&(v + 1).to_string());
+                values.push_str(&format!(" {}", v + 1));
             }
-            judge.call(&if values.is_empty() { "draw".to_string() } else { format!("draw {values}") });
+            judge.call(&format!("draw{values}"));
             continue;
         }
         let best = judge.call("go nodes 200");
