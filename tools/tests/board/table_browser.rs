@@ -35,12 +35,14 @@ fn entered(browser: &Browser) -> (Vec<i64>, usize) {
         "return { values: [...document.querySelectorAll('#table-drawn .drawn-tile[data-value]')].map(t => Number(t.dataset.value)), \
              slots: document.querySelectorAll('#table-drawn .drawn-tile').length };",
     );
-    let values = v["values"].as_array().map(|a| a.iter().filter_map(Value::as_i64).collect()).unwrap_or_default();
+    let values =
+        v["values"].as_array().map(|a| a.iter().filter_map(Value::as_i64).collect()).unwrap_or_default();
     (values, v["slots"].as_u64().unwrap_or(0) as usize)
 }
 
 fn enabled(browser: &Browser, css: &str) -> bool {
-    browser.js(&format!("const b = document.querySelector('{css}'); return Boolean(b) && !b.disabled")) == Value::Bool(true)
+    browser.js(&format!("const b = document.querySelector('{css}'); return Boolean(b) && !b.disabled"))
+        == Value::Bool(true)
 }
 
 /// Taps the value button of `value`.
@@ -81,11 +83,8 @@ fn position_field(judge: &mut Judge, name: &str) -> String {
 /// most tiles left first, so that the bag holds them.
 fn values_in_bag(judge: &mut Judge, due: usize) -> Vec<i64> {
     let bag = position_field(judge, "bag");
-    let mut counts: Vec<(i64, u32)> = bag
-        .split(',')
-        .enumerate()
-        .map(|(i, c)| (i as i64 + 1, c.parse().expect("a count")))
-        .collect();
+    let mut counts: Vec<(i64, u32)> =
+        bag.split(',').enumerate().map(|(i, c)| (i as i64 + 1, c.parse().expect("a count"))).collect();
     counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     (0..due).map(|i| counts[i % counts.len()].0).collect()
 }
@@ -112,7 +111,11 @@ fn targets_are_large(browser: &Browser, what: &str) {
     for s in sizes.as_array().expect("the buttons") {
         let (w, h) = (s[1].as_f64().unwrap_or(0.0), s[2].as_f64().unwrap_or(0.0));
         assert!(w >= 48.0 && h >= 48.0, "{what}: the touch target {} is {w}x{h} px, under 48", s[0]);
-        assert!(s[3].as_f64().unwrap_or(-1.0) >= 0.0 && s[4].as_f64().unwrap_or(f64::MAX) <= inner, "{what}: {} is cut off: {s}", s[0]);
+        assert!(
+            s[3].as_f64().unwrap_or(-1.0) >= 0.0 && s[4].as_f64().unwrap_or(f64::MAX) <= inner,
+            "{what}: {} is cut off: {s}",
+            s[0]
+        );
     }
 }
 
@@ -121,7 +124,8 @@ fn pad_in_view(browser: &Browser, what: &str) {
     let v = browser.js(
         "const r = document.querySelector('#table-draw').getBoundingClientRect(); return [r.top, r.bottom, innerHeight];",
     );
-    let (top, bottom, height) = (v[0].as_f64().unwrap_or(-1.0), v[1].as_f64().unwrap_or(f64::MAX), v[2].as_f64().unwrap_or(0.0));
+    let (top, bottom, height) =
+        (v[0].as_f64().unwrap_or(-1.0), v[1].as_f64().unwrap_or(f64::MAX), v[2].as_f64().unwrap_or(0.0));
     assert!(top >= 0.0 && bottom <= height, "{what}: the draw step is in view: {v}");
 }
 
@@ -163,12 +167,19 @@ fn a_game_at_the_table_with_the_draws_entered_on_a_phone() {
     assert_eq!(due, 3, "the start player draws three tiles");
     assert_eq!(entered(&browser), (vec![], due), "a slot for each value the engine calls for");
     assert_eq!(value_buttons(&browser), vec![1, 2, 3, 4, 5, 6], "the classic tiles' values");
-    assert_eq!(browser.js("return document.querySelector('#draw').closest('.buttons').hidden"), Value::Bool(true), "the page's own Draw is not there");
+    assert_eq!(
+        browser.js("return document.querySelector('#draw').closest('.buttons').hidden"),
+        Value::Bool(true),
+        "the page's own Draw is not there"
+    );
     targets_are_large(&browser, "390x844, the start draw");
     pad_in_view(&browser, "390x844, the start draw");
     check_layout(&browser, "390x844, the start draw");
     let save = browser.js("return document.querySelector('#save-text').value");
-    assert!(save.as_str().is_some_and(|s| s.contains(" draws=table position ")), "the saved line keeps the table: {save}");
+    assert!(
+        save.as_str().is_some_and(|s| s.contains(" draws=table position ")),
+        "the saved line keeps the table: {save}"
+    );
 
     // A mistake corrected before confirming: 5, 2, Remove last, then 3 and 4.
     tap_value(&browser, 5);
@@ -183,11 +194,20 @@ fn a_game_at_the_table_with_the_draws_entered_on_a_phone() {
     axe_check(&browser, axe.as_deref(), "the draw at the table, every value entered");
     screenshot(&browser, "zatre-web-table-390x844-en.png");
     browser.click("#table-confirm");
-    browser.wait_until("the start player to place", "return document.body.dataset.turn === 'place' && document.body.dataset.busy === 'no'", Duration::from_secs(30));
-    let hand = browser.js("return [...document.querySelectorAll('#hand [data-hand-tile]')].map(t => Number(t.dataset.value))");
+    browser.wait_until(
+        "the start player to place",
+        "return document.body.dataset.turn === 'place' && document.body.dataset.busy === 'no'",
+        Duration::from_secs(30),
+    );
+    let hand = browser.js(
+        "return [...document.querySelectorAll('#hand [data-hand-tile]')].map(t => Number(t.dataset.value))",
+    );
     assert_eq!(hand, serde_json::json!([3, 4, 5]), "the hand is the draw entered");
     let history = browser.js("return document.querySelector('#history').value");
-    assert!(history.as_str().is_some_and(|h| h.ends_with("moves +534")), "the engine took the values entered: {history}");
+    assert!(
+        history.as_str().is_some_and(|h| h.ends_with("moves +534")),
+        "the engine took the values entered: {history}"
+    );
     check_against_engine(&browser, &mut judge);
 
     // The game to its end: the person's moves by taps, every draw (the computer's too) entered.
@@ -217,11 +237,19 @@ fn a_game_at_the_table_with_the_draws_entered_on_a_phone() {
     assert!(status.iter().any(|l| l == "end rounds"), "the game ended after its rounds: {status:?}");
     let totals: Vec<String> = status.iter().filter(|l| l.starts_with("rank ")).cloned().collect();
     let ranking = browser.js("return [...document.querySelectorAll('#ranking li')].map(l => l.dataset.who)");
-    assert_eq!(ranking.as_array().map_or(0, Vec::len), totals.len(), "the ranking is the engine's: {ranking} {totals:?}");
+    assert_eq!(
+        ranking.as_array().map_or(0, Vec::len),
+        totals.len(),
+        "the ranking is the engine's: {ranking} {totals:?}"
+    );
     // The page drew nothing itself: every `draw` it sent carries the values entered.
-    let page_draws: Vec<String> = sent(&browser).into_iter().filter(|l| l.split_whitespace().nth(1) == Some("draw")).collect();
+    let page_draws: Vec<String> =
+        sent(&browser).into_iter().filter(|l| l.split_whitespace().nth(1) == Some("draw")).collect();
     assert_eq!(page_draws.len(), draws, "one draw sent for each entered: {page_draws:?}");
-    assert!(page_draws.iter().all(|l| l.split_whitespace().count() == 3), "every draw with its values: {page_draws:?}");
+    assert!(
+        page_draws.iter().all(|l| l.split_whitespace().count() == 3),
+        "every draw with its values: {page_draws:?}"
+    );
     println!("at the table: {draws} draws entered, {moves} moves by the person, {}", totals.join("; "));
     no_console_errors(&browser);
 
@@ -238,18 +266,31 @@ fn a_game_at_the_table_with_the_draws_entered_on_a_phone() {
         tap_value(&browser, v);
     }
     browser.click("#table-confirm");
-    browser.wait_until("the refusal", "return !document.querySelector('#table-refusal').hidden && document.body.dataset.busy === 'no'", Duration::from_secs(20));
+    browser.wait_until(
+        "the refusal",
+        "return !document.querySelector('#table-refusal').hidden && document.body.dataset.busy === 'no'",
+        Duration::from_secs(20),
+    );
     let words = browser.js("return [document.querySelector('#table-refusal').textContent, document.querySelector('#table-refusal').dataset.code]");
     let english = words[0].as_str().unwrap_or_default().to_string();
     assert_eq!(words[1], "illegal_draw", "the engine's code: {words}");
-    assert!(english.contains("bag cannot hold") && english.contains(&refused.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")), "said in words: {english}");
+    pad_in_view(&browser, "390x844, a refused draw");
+    assert!(
+        english.contains("does not hold all")
+            && english.contains(&refused.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")),
+        "said in words: {english}"
+    );
     let after = browser.js("return [document.querySelector('#history').value, document.querySelector('#status').textContent, document.querySelector('#bag').textContent]");
     assert_eq!(before, after, "the refused draw changed nothing");
     assert_eq!(entered(&browser).0, refused, "the values stay, to be corrected");
     assert!(!enabled(&browser, "#table-confirm"), "the same values cannot be confirmed again");
     let log = browser.js("return zatreLog()");
     assert!(log.as_str().is_some_and(|l| l.contains("illegal_draw not_in_bag")), "the engine refused it");
-    assert_eq!(browser.js("return document.querySelector('#error').textContent"), Value::from(""), "said by the draw step, not the red bar");
+    assert_eq!(
+        browser.js("return document.querySelector('#error').textContent"),
+        Value::from(""),
+        "said by the draw step, not the red bar"
+    );
     axe_check(&browser, axe.as_deref(), "a refused draw at the table");
     choose_lang(&browser, "de");
     let german = browser.js("return document.querySelector('#table-refusal').textContent");
@@ -259,7 +300,10 @@ fn a_game_at_the_table_with_the_draws_entered_on_a_phone() {
     for _ in 0..due {
         browser.click("#table-remove");
     }
-    assert!(browser.js("return document.querySelector('#table-refusal').hidden") == Value::Bool(true), "the refusal goes with the values");
+    assert!(
+        browser.js("return document.querySelector('#table-refusal').hidden") == Value::Bool(true),
+        "the refusal goes with the values"
+    );
     let good = values_in_bag(&mut judge, due);
     screenshot(&browser, "zatre-web-table-390x844-de.png");
     enter_and_confirm(&browser, &good);
@@ -268,7 +312,10 @@ fn a_game_at_the_table_with_the_draws_entered_on_a_phone() {
     let mut sorted = good.clone();
     sorted.sort_unstable();
     let sorted_token = format!("+{}", sorted.iter().map(i64::to_string).collect::<String>());
-    assert!(history.as_str().is_some_and(|h| h.ends_with(&token) || h.ends_with(&sorted_token)), "the corrected draw was taken: {history}");
+    assert!(
+        history.as_str().is_some_and(|h| h.ends_with(&token) || h.ends_with(&sorted_token)),
+        "the corrected draw was taken: {history}"
+    );
     check_against_engine(&browser, &mut judge);
 
     // A desktop's size, in German and in English: the draw step of the other person.
@@ -294,16 +341,27 @@ fn a_game_at_the_table_with_the_draws_entered_on_a_phone() {
     assert_eq!(wait_table_turn(&browser), "draw", "the kids' roll is asked for");
     assert_eq!(value_buttons(&browser), vec![0, 1, 2, 3, 4, 5], "the kids' dice show 0 to 5");
     let prompt = browser.js("return document.querySelector('#table-draw-prompt').textContent");
-    assert!(prompt.as_str().is_some_and(|p| p.contains("roll") && p.contains("six counts 0")), "the words of a roll: {prompt}");
+    assert!(
+        prompt.as_str().is_some_and(|p| p.contains("roll") && p.contains("six counts 0")),
+        "the words of a roll: {prompt}"
+    );
     tap_value(&browser, 0);
     browser.keys(&["5"]);
     assert_eq!(entered(&browser).0, vec![0, 5], "a tap and the key 5");
     browser.click("#table-confirm");
-    browser.wait_until("the roll written", "return document.body.dataset.turn === 'place' && document.body.dataset.busy === 'no'", Duration::from_secs(30));
+    browser.wait_until(
+        "the roll written",
+        "return document.body.dataset.turn === 'place' && document.body.dataset.busy === 'no'",
+        Duration::from_secs(30),
+    );
     check_against_engine(&browser, &mut judge);
     browser.click("#undo");
     assert_eq!(wait_table_turn(&browser), "draw", "Undo goes back to the roll to enter");
-    assert_eq!(entered(&browser), (vec![], due_by_engine_after(&browser, &mut judge)), "nothing entered after Undo");
+    assert_eq!(
+        entered(&browser),
+        (vec![], due_by_engine_after(&browser, &mut judge)),
+        "nothing entered after Undo"
+    );
     enter_and_confirm(&browser, &[1, 3]);
     check_against_engine(&browser, &mut judge);
     play_human_turn(&browser, &mut rng);
@@ -328,7 +386,8 @@ fn game_without_sixes(judge: &mut Judge) -> String {
         assert!(!status[0].starts_with("phase over"), "the game ended before the 6s were drawn: {status:?}");
         if status[0].starts_with("phase draw") {
             let due = due_by_engine(judge);
-            let bag: Vec<u32> = position_field(judge, "bag").split(',').map(|c| c.parse().expect("a count")).collect();
+            let bag: Vec<u32> =
+                position_field(judge, "bag").split(',').map(|c| c.parse().expect("a count")).collect();
             if due > 0 && bag[5] == 0 {
                 break;
             }
@@ -337,7 +396,8 @@ fn game_without_sixes(judge: &mut Judge) -> String {
             // The judge speaks version 2: the values joined by spaces.
             let mut values = String::new();
             for _ in 0..due {
-                let v = if left[5] > 0 { 5 } else { (0..6).max_by_key(|&i| (left[i], 6 - i)).expect("a value") };
+                let v =
+                    if left[5] > 0 { 5 } else { (0..6).max_by_key(|&i| (left[i], 6 - i)).expect("a value") };
                 left[v] -= 1;
                 values.push_str(&format!(" {}", v + 1));
             }

@@ -281,7 +281,7 @@ export default {
   'table.removed': '{value} odebráno.',
   'table.remove': 'Odebrat poslední',
   'table.confirm': 'Potvrdit',
-  'table.notInBag': 'Takové kameny ({values}) už v sáčku být nemohou: zkontroluj, co se vytáhlo, a oprav zadání. Nic se nezměnilo.',
+  'table.notInBag': 'Tyto kameny ({values}) už v sáčku všechny nejsou: zkontroluj, co se vytáhlo, a oprav zadání. Nic se nezměnilo.',
   'table.count': 'To není počet hodnot, který se teď zadává ({values}). Nic se nezměnilo.',
   'table.refused': 'Zadání {values} nebylo přijato.',
   'load.badDraws': 'Slovo za místy nejde přečíst: draws=table nebo draws=page.',

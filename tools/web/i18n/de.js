@@ -281,7 +281,7 @@ export default {
   'table.removed': '{value} entfernt.',
   'table.remove': 'Letzten entfernen',
   'table.confirm': 'Bestätigen',
-  'table.notInBag': 'Diese Steine ({values}) können nicht mehr im Beutel sein: Prüft bitte, was gezogen wurde, und korrigiert die Eingabe. Es wurde nichts geändert.',
+  'table.notInBag': 'Nicht alle dieser Steine ({values}) sind noch im Beutel: Prüft bitte, was gezogen wurde, und korrigiert die Eingabe. Es wurde nichts geändert.',
   'table.count': 'Das ist nicht die Anzahl der Werte, die jetzt fällig sind ({values}). Es wurde nichts geändert.',
   'table.refused': 'Die Eingabe {values} wurde nicht angenommen.',
   'load.badDraws': 'Das Wort nach den Plätzen ist nicht lesbar: draws=table oder draws=page.',

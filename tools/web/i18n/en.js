@@ -282,7 +282,7 @@ export default {
   'table.removed': '{value} removed.',
   'table.remove': 'Remove last',
   'table.confirm': 'Confirm',
-  'table.notInBag': 'The bag cannot hold these tiles ({values}): check what was drawn and correct the entry. Nothing has changed.',
+  'table.notInBag': 'The bag does not hold all of these tiles any more ({values}): check what was drawn and correct the entry. Nothing has changed.',
   'table.count': 'That is not the number of values due ({values}). Nothing has changed.',
   'table.refused': 'The entry {values} was not accepted.',
   'load.badDraws': 'The word after the seats is not readable: draws=table or draws=page.',

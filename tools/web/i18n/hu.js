@@ -281,7 +281,7 @@ export default {
   'table.removed': '{value} törölve.',
   'table.remove': 'Utolsó törlése',
   'table.confirm': 'Megerősítés',
-  'table.notInBag': 'Ezek a lapkák ({values}) már nem lehetnek a zsákban: nézzétek meg, mit húztatok, és javítsátok a beírást. Semmi sem változott.',
+  'table.notInBag': 'Ezek a lapkák ({values}) már nincsenek mind a zsákban: nézzétek meg, mit húztatok, és javítsátok a beírást. Semmi sem változott.',
   'table.count': 'Most nem ennyi értéket kell beírni ({values}). Semmi sem változott.',
   'table.refused': 'A beírás ({values}) nem fogadható el.',
   'load.badDraws': 'A helyek utáni szó nem olvasható: draws=table vagy draws=page.',
