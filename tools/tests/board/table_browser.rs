@@ -331,6 +331,22 @@ fn a_game_at_the_table_with_the_draws_entered_on_a_phone() {
     tap_value(&browser, values_in_bag(&mut judge, 1)[0]);
     screenshot(&browser, "zatre-web-table-1280x800-en.png");
 
+    // How to play has the section "At the table" in each language, from its catalogue.
+    for lang in ["en", "de", "cs", "hu"] {
+        choose_lang(&browser, lang);
+        browser.click("#help");
+        let v = browser.js_async(&format!(
+            "const done = arguments[arguments.length - 1]; import('/i18n/{lang}.js').then((c) => done({{ \
+                 shown: [...document.querySelectorAll('#help-table p')].map(p => p.textContent).join('\\n'), \
+                 title: document.querySelector('[data-i18n=\"help.tableTitle\"]').textContent, \
+                 want: c.default['help.table'], wantTitle: c.default['help.tableTitle'] }}));"
+        ));
+        assert_eq!(v["shown"], v["want"], "{lang}: the help's At the table");
+        assert_eq!(v["title"], v["wantTitle"], "{lang}: its title");
+        browser.click("#close-help");
+    }
+    choose_lang(&browser, "en");
+
     // The kids' game rolls 0 to 5: those are its buttons; a digit key enters one too; Undo takes
     // a confirmed roll back to be entered again.
     browser.emulate_phone(Some((390, 844)));
