@@ -175,6 +175,13 @@ fn a_game_at_the_table_with_the_draws_entered_on_a_phone() {
     targets_are_large(&browser, "390x844, the start draw");
     pad_in_view(&browser, "390x844, the start draw");
     check_layout(&browser, "390x844, the start draw");
+    // The smallest phone: the buttons still 48 px, in two rows of three.
+    browser.emulate_phone(Some((320, 568)));
+    targets_are_large(&browser, "320x568, the start draw");
+    pad_in_view(&browser, "320x568, the start draw");
+    check_layout(&browser, "320x568, the start draw");
+    screenshot(&browser, "zatre-web-table-320x568-en.png");
+    browser.emulate_phone(Some((390, 844)));
     let save = browser.js("return document.querySelector('#save-text').value");
     assert!(
         save.as_str().is_some_and(|s| s.contains(" draws=table position ")),

@@ -130,6 +130,16 @@ function faceDownTiles(count) {
   return row;
 }
 
+/** A button that shows a value (a hand's tile, a value of a draw at the table), named for it. */
+function valueButton(value, className) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = className;
+  b.textContent = String(value);
+  b.setAttribute('aria-label', t('hand.tile', { value }));
+  return b;
+}
+
 function renderHand(st) {
   const box = $('#hand');
   // The focus stays on the hand's tile it was on (the redraw replaces the tiles).
@@ -148,12 +158,8 @@ function renderHand(st) {
   } else {
     hand.forEach((value, index) => {
       if (used.has(index)) return;
-      const tile = document.createElement('button');
-      tile.type = 'button';
-      tile.className = 'tile hand-tile';
-      tile.textContent = String(value);
+      const tile = valueButton(value, 'tile hand-tile');
       tile.dataset.value = String(value);
-      tile.setAttribute('aria-label', t('hand.tile', { value }));
       if (clickable) {
         tile.dataset.handTile = String(index);
         tile.setAttribute('aria-pressed', st.selected === index ? 'true' : 'false');
@@ -167,7 +173,8 @@ function renderHand(st) {
       box.appendChild(tile);
     });
   }
-  if (!hand.length) {
+  // At the table an empty hand waiting for its draw says nothing: the draw's slots are under it.
+  if (!hand.length && !tableDrawDue(st)) {
     const empty = document.createElement('span');
     empty.className = 'muted';
     empty.textContent = s.phase === 'draw' ? t('hand.notDrawn') : t('hand.empty');
@@ -243,12 +250,8 @@ function renderTableDraw(st) {
   const full = st.drawn.length >= n;
   $('#table-values').replaceChildren(
     ...drawValues(st).map((value) => {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.className = 'draw-value';
-      b.textContent = String(value);
+      const b = valueButton(value, 'draw-value');
       b.dataset.drawValue = String(value);
-      b.setAttribute('aria-label', t('hand.tile', { value }));
       b.disabled = !live || full;
       b.addEventListener('click', () => handlers.drawValue(value));
       return b;
