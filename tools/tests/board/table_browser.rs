@@ -160,6 +160,8 @@ fn a_game_at_the_table_with_the_draws_entered_on_a_phone() {
         b.type_into("#rule-rounds", "2");
         b.click("#draws-table");
         axe_check(b, axe.as_deref(), "the new-game dialog, at the table chosen");
+        b.js("document.querySelector('#draws-table').scrollIntoView({ block: 'center' }); return true;");
+        screenshot(b, "zatre-web-table-dialog-390x844-en.png");
     });
     assert_eq!(wait_table_turn(&browser), "draw", "the page asks for the start draw");
     check_against_engine(&browser, &mut judge);
