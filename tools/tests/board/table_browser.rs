@@ -262,6 +262,20 @@ fn a_game_at_the_table_with_the_draws_entered_on_a_phone() {
     println!("at the table: {draws} draws entered, {moves} moves by the person, {}", totals.join("; "));
     no_console_errors(&browser);
 
+    // A saved line with a bad `draws=` word: said in words, the game on the board unchanged.
+    let before = browser.js("return document.querySelector('#history').value");
+    browser.click("#save-load");
+    let line = before.as_str().unwrap_or_default().to_string();
+    browser.type_into("#load-line", &format!("seats=human,human draws=sometimes {line}"));
+    browser.click("#load");
+    let code = browser.js("return document.querySelector('#error-box').dataset.code");
+    assert_eq!(code, "load.badDraws", "a bad draws= word is refused");
+    let said = browser.js("return document.querySelector('#save-dialog .dialog-error').textContent");
+    assert!(said.as_str().is_some_and(|s| s.contains("draws=table or draws=page")), "in words: {said}");
+    browser.click("#close-save");
+    browser.click("#error-dismiss");
+    assert_eq!(browser.js("return document.querySelector('#history').value"), before, "nothing loaded");
+
     // A draw the bag cannot hold: a game of the judge's own whose 6s are all drawn, loaded.
     let line = game_without_sixes(&mut judge);
     load_line(&browser, &format!("seats=human,human draws=table position {line}"));
