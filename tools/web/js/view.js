@@ -229,7 +229,6 @@ function renderTableDraw(st) {
   document.body.classList.toggle('table-drawing', due);
   if (!due) return;
   const n = st.status.due;
-  const live = st.connected && !st.busy;
   $('#table-draw-prompt').textContent = drawPrompt(st);
   const slots = [];
   for (let i = 0; i < n; i++) {
@@ -247,16 +246,15 @@ function renderTableDraw(st) {
   words.textContent = enteredWords(st);
   $('#table-drawn').replaceChildren(...slots, words);
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.drawValue : undefined;
-  const full = st.drawn.length >= n;
   $('#table-values').replaceChildren(
     ...drawValues(st).map((value) => {
       const b = valueButton(value, 'draw-value');
       b.dataset.drawValue = String(value);
-      b.disabled = !live || full;
       b.addEventListener('click', () => handlers.drawValue(value));
       return b;
     }),
   );
+  enableTableDraw(st);
   if (focused !== undefined) {
     const again = $(`#table-values [data-draw-value="${focused}"]`);
     if (again && !again.disabled) again.focus();
@@ -265,6 +263,16 @@ function renderTableDraw(st) {
   refusal.hidden = !st.drawRefusal;
   refusal.textContent = st.drawRefusal ? drawRefusalWords(st.drawRefusal) : '';
   refusal.dataset.code = st.drawRefusal ? st.drawRefusal.code : '';
+}
+
+/**
+ * The draw's buttons for what the state allows: a value while some are still due, Remove last
+ * when one is entered, Confirm when all are and the engine has not refused them.
+ */
+function enableTableDraw(st) {
+  const live = st.connected && !st.busy;
+  const full = st.drawn.length >= st.status.due;
+  for (const b of document.querySelectorAll('#table-values button')) b.disabled = !live || full;
   $('#table-remove').disabled = !live || !st.drawn.length;
   $('#table-confirm').disabled = !live || !full || Boolean(st.drawRefusal);
 }
@@ -379,11 +387,7 @@ export function updateButtons(st) {
   $('#draw').disabled = !(human && s.phase === 'draw') || st.table;
   // At the table the page draws nothing: its Draw and "draw by itself" are not there.
   $('#draw').closest('.buttons').hidden = st.table;
-  if (st.position && st.status && tableDrawDue(st)) {
-    $('#table-remove').disabled = !live || !st.drawn.length;
-    $('#table-confirm').disabled = !live || st.drawn.length < s.due || Boolean(st.drawRefusal);
-    for (const b of document.querySelectorAll('#table-values button')) b.disabled = !live || st.drawn.length >= s.due;
-  }
+  if (st.position && tableDrawDue(st)) enableTableDraw(st);
   $('#submit').disabled = !(place && st.pending.length > 0 && st.next && st.next.complete === 'yes');
   $('#take-back').disabled = !(place && st.pending.length > 0);
   $('#pass').disabled = !(place && st.pending.length === 0 && st.passOk);
