@@ -178,7 +178,7 @@ pub const COMMANDS: &[CommandDef] = &[
         synopsis: "draw [<value> ...]",
         help: "draw the given values, or at random; the hand",
         class: Class::Changes,
-        relay: Relay::Bare,
+        relay: Relay::Args,
         parse: parse::draw_args,
     },
     CommandDef {

@@ -101,6 +101,10 @@ const FILES: &[(&str, Asset)] = &[
         Asset { file: "js/seats.js", content_type: JS, body: include_bytes!("../../web/js/seats.js") },
     ),
     (
+        "/js/table.js",
+        Asset { file: "js/table.js", content_type: JS, body: include_bytes!("../../web/js/table.js") },
+    ),
+    (
         "/js/saved.js",
         Asset { file: "js/saved.js", content_type: JS, body: include_bytes!("../../web/js/saved.js") },
     ),

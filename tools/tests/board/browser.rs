@@ -31,14 +31,14 @@ use webdriver::{Bridge, Browser, KEY_DOWN, KEY_ENTER, KEY_ESCAPE, KEY_LEFT, KEY_
 const ENGINE_MS: u32 = 150;
 
 /// The test's own engine, the judge of what the page shows.
-struct Judge {
+pub(crate) struct Judge {
     child: Child,
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
 }
 
 impl Judge {
-    fn start() -> Judge {
+    pub(crate) fn start() -> Judge {
         let mut child = Command::new(engine())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -51,7 +51,7 @@ impl Judge {
     }
 
     /// The payload lines of a command; panics on an error response.
-    fn call(&mut self, command: &str) -> Vec<String> {
+    pub(crate) fn call(&mut self, command: &str) -> Vec<String> {
         writeln!(self.stdin, "1 {command}").expect("writes");
         self.stdin.flush().expect("flushes");
         let mut lines = Vec::new();
@@ -130,7 +130,7 @@ fn shown(browser: &Browser) -> Shown {
 }
 
 /// Checks the page against the judge, which replays the page's save line. Returns the status.
-fn check_against_engine(browser: &Browser, judge: &mut Judge) -> String {
+pub(crate) fn check_against_engine(browser: &Browser, judge: &mut Judge) -> String {
     let page = shown(browser);
     assert!(page.history.starts_with("position "), "the page shows its save line: {:?}", page.history);
     judge.call(&page.history);
@@ -160,6 +160,17 @@ fn check_against_engine(browser: &Browser, judge: &mut Judge) -> String {
 
 /// Opens the new-game dialog (if needed) and starts a game by clicks and typing.
 fn start_game(browser: &Browser, variant: &str, seats: &[&str], seed: &str) {
+    start_game_with(browser, variant, seats, seed, |_| {});
+}
+
+/// As `start_game`, with `more` choosing more in the dialog (a rule, the draws) before Start.
+pub(crate) fn start_game_with(
+    browser: &Browser,
+    variant: &str,
+    seats: &[&str],
+    seed: &str,
+    more: impl Fn(&Browser),
+) {
     browser.wait_until(
         "the engine's variants in the dialog",
         "return document.querySelectorAll('#variant option').length > 0 && !document.querySelector('#new-game').disabled",
@@ -179,6 +190,7 @@ fn start_game(browser: &Browser, variant: &str, seats: &[&str], seed: &str) {
         }
     }
     browser.type_into("#seed", seed);
+    more(browser);
     browser.click("#start");
     browser.wait_until(
         "the new game",
@@ -192,14 +204,14 @@ fn start_game(browser: &Browser, variant: &str, seats: &[&str], seed: &str) {
     assert_eq!(browser.js("return document.querySelector('#seed').value"), Value::from(""));
 }
 
-fn no_console_errors(browser: &Browser) {
+pub(crate) fn no_console_errors(browser: &Browser) {
     let severe: Vec<_> = browser.console().into_iter().filter(|(level, _)| level == "SEVERE").collect();
     assert!(severe.is_empty(), "errors in the browser console: {severe:?}");
     let shown_error = browser.js("return document.querySelector('#error').textContent");
     assert_eq!(shown_error, Value::String(String::new()), "the page showed an error");
 }
 
-fn screenshot(browser: &Browser, name: &str) -> PathBuf {
+pub(crate) fn screenshot(browser: &Browser, name: &str) -> PathBuf {
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
     std::fs::write(&path, browser.screenshot()).expect("the screenshot is written");
     println!("screenshot: {}", path.display());
@@ -238,7 +250,7 @@ fn percentile(values: &mut [f64], p: f64) -> f64 {
 
 /// Plays one human turn by clicks: pick a hand tile, then a lit cell, until the move is complete
 /// (and, now and then, on while more tiles fit), then submit; pass when that is all there is.
-fn play_human_turn(browser: &Browser, rng: &mut ChaCha8Rng) {
+pub(crate) fn play_human_turn(browser: &Browser, rng: &mut ChaCha8Rng) {
     let mut placed = 0;
     loop {
         let submit_ok = browser.js("return !document.querySelector('#submit').disabled") == Value::Bool(true);
@@ -774,7 +786,7 @@ fn the_dialog_shows_the_rules_that_are_played_for_every_preset() {
 }
 
 /// axe-core finds no serious or critical violation in this state of the page.
-fn axe_check(browser: &Browser, axe: Option<&str>, state: &str) {
+pub(crate) fn axe_check(browser: &Browser, axe: Option<&str>, state: &str) {
     let Some(axe) = axe else { return };
     let found = browser.axe_violations(axe);
     assert!(found.is_empty(), "axe-core, {state}: serious or critical violations: {found:#?}");
@@ -796,7 +808,7 @@ fn axe_finds_a_planted_fault(browser: &Browser, axe: Option<&str>) {
 }
 
 /// No sideways scrolling, and what the issue asks of each size.
-fn check_layout(browser: &Browser, what: &str) -> Value {
+pub(crate) fn check_layout(browser: &Browser, what: &str) -> Value {
     let v = browser.js(
         "const r = (s) => { const e = document.querySelector(s); if (!e) return null; const b = e.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; }; \
          return { scroll: document.documentElement.scrollWidth, inner: innerWidth, height: innerHeight, \
@@ -944,7 +956,7 @@ fn keyboard_turn(browser: &Browser) {
 }
 
 /// The catalogues have the same keys, the same kind of value and the same `{placeholders}`.
-fn catalogues_agree(browser: &Browser) {
+pub(crate) fn catalogues_agree(browser: &Browser) {
     let v = browser.js_async(
         "const done = arguments[arguments.length - 1]; \
          Promise.all(['en', 'de', 'cs', 'hu'].map(l => import(`/i18n/${l}.js`).then(m => [l, m.default]))).then(all => { \
@@ -1032,7 +1044,7 @@ fn with_kept_tiles(line: &str) -> String {
 }
 
 /// Loads a saved line into the page by the Save / load dialog.
-fn load_line(browser: &Browser, line: &str) {
+pub(crate) fn load_line(browser: &Browser, line: &str) {
     if browser.js("return document.querySelector('#save-dialog').open") != Value::Bool(true) {
         browser.click("#save-load");
     }
@@ -1047,7 +1059,7 @@ fn load_line(browser: &Browser, line: &str) {
 
 /// Chooses the page's language by script (no <select> popup, which can leave headless Chromium's
 /// window a wrong size under load).
-fn choose_lang(browser: &Browser, lang: &str) {
+pub(crate) fn choose_lang(browser: &Browser, lang: &str) {
     browser.js(&format!(
         "const l = document.querySelector('#lang'); l.value = '{lang}'; l.dispatchEvent(new Event('change')); return true;"
     ));
@@ -1318,7 +1330,8 @@ fn the_board_for_players_keys_sizes_languages_and_axe() {
     let z = check_layout(&browser, "390x844, large cells");
     assert!(z["cell"].as_f64().unwrap_or(0.0) >= 32.0, "large cells are touch targets of 32 px or more: {z}");
     browser.click("#zoom");
-    let tiles = browser.js("return Math.min(...[...document.querySelectorAll('#hand button, #hand-area button')].map(b => Math.min(b.getBoundingClientRect().width, b.getBoundingClientRect().height)))");
+    // The buttons shown (the draw at the table is hidden in a game the page draws for).
+    let tiles = browser.js("return Math.min(...[...document.querySelectorAll('#hand button, #hand-area button')].filter(b => b.offsetParent !== null).map(b => Math.min(b.getBoundingClientRect().width, b.getBoundingClientRect().height)))");
     assert!(tiles.as_f64().unwrap_or(0.0) >= 32.0, "hand tiles and buttons are 32 px or more: {tiles}");
     // The README's phone: a touch screen, where the board starts with large cells (the choice
     // made by the clicks above forgotten).

@@ -14,4 +14,5 @@ mod webdriver;
 mod browser;
 mod nginx;
 mod review_browser;
+mod table_browser;
 mod web_bridge;

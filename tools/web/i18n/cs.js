@@ -266,6 +266,32 @@ export default {
   'close.unreachable': 'Herní server není dostupný.',
   'close.other': 'Spojení se přerušilo.',
 
+  // A game at the table (js/table.js): the draws entered by a person.
+  'dialog.draws': 'Kameny a kostky',
+  'dialog.drawsPage': 'Stránka táhne kameny a hází kostkami',
+  'dialog.drawsTable': 'U stolu: táhneme a házíme sami',
+  'dialog.drawsHelp': 'Se sáčkem nebo kostkami ze hry: v každém tahu zadáte, co se vytáhlo nebo padlo, i za počítač; stránka to ověří podle sáčku, vede všechny bodovací tabulky a poradí.',
+  'table.prompt': { one: '{who}: vytáhnout ze sáčku {n} kámen a klepnout na jeho hodnotu.', few: '{who}: vytáhnout ze sáčku {n} kameny a klepnout na jejich hodnoty.', many: '{who}: vytáhnout ze sáčku {n} kamenů a klepnout na jejich hodnoty.', other: '{who}: vytáhnout ze sáčku {n} kamenů a klepnout na jejich hodnoty.' },
+  'table.prompt.rolled': { one: '{who}: hodit {n} kostkou a klepnout na číslo.', few: '{who}: hodit {n} kostkami a klepnout na čísla.', many: '{who}: hodit {n} kostkami a klepnout na čísla.', other: '{who}: hodit {n} kostkami a klepnout na čísla.' },
+  'table.sixIsZero': 'Šestka platí jako 0.',
+  'table.start': 'Na začátku: kámen, kterým hráč 1 vyhrál losování, a další dva.',
+  'table.enteredList': { one: 'Zadáno: {values}; zbývá zadat {n}.', few: 'Zadáno: {values}; zbývá zadat {n}.', many: 'Zadáno: {values}; zbývá zadat {n}.', other: 'Zadáno: {values}; zbývá zadat {n}.' },
+  'table.allEntered': 'Zadáno: {values}. Potvrď, nebo poslední odeber a oprav.',
+  'table.noneEntered': { one: 'Zatím nic nezadáno: zadej {n} hodnotu.', few: 'Zatím nic nezadáno: zadej {n} hodnoty.', many: 'Zatím nic nezadáno: zadej {n} hodnot.', other: 'Zatím nic nezadáno: zadej {n} hodnot.' },
+  'table.removed': '{value} odebráno.',
+  'table.remove': 'Odebrat poslední',
+  'table.confirm': 'Potvrdit',
+  'table.notInBag': 'Tyto kameny ({values}) už v sáčku všechny nejsou: zkontroluj, co se vytáhlo, a oprav zadání. Nic se nezměnilo.',
+  'table.count': 'To není počet hodnot, který se teď zadává ({values}). Nic se nezměnilo.',
+  'table.refused': 'Zadání {values} nebylo přijato.',
+  'load.badDraws': 'Slovo za místy nejde přečíst: draws=table nebo draws=page.',
+  'help.tableTitle': 'U stolu',
+  'help.table':
+    'Kdo hraje se skutečnou hrou na stole, zvolí v Nové hře „U stolu: táhneme a házíme sami“. Kdo začíná, rozhodne losování podle pravidel (u her s kostkami podle dohody); ten dostane místo 1.\n' +
+    'V každém tahu se stránka zeptá, co se vytáhlo ze sáčku nebo padlo na kostkách, i za počítač: klepni na hodnoty, chybu oprav tlačítkem „Odebrat poslední“ a pak „Potvrdit“. Počítač hodnoty ověří podle kamenů, které v sáčku zbývají, a řekne, když v něm být nemohou.\n' +
+    'Polož kameny na skutečný hrací plán a tytéž na obrazovce, pak „Odehrát tah“: stránka zapíše tah do bodovací tabulky, připočte bonusy řádků a zdvojené řádky, ukáže součty a na požádání poradí. Tah počítače ukáže obrazovka; přenes ho na skutečný plán.\n' +
+    '„Zpět“ vrátí hru k poslednímu zadanému tažení, aby šlo opravit. Uložená hra zůstane „u stolu“ (draws=table).',
+
   'help.title': 'Jak hrát',
   'help.keysTitle': 'Klávesy',
   'help.unknown': 'K této hře zatím nejsou pravidla.',

@@ -266,6 +266,32 @@ export default {
   'close.unreachable': 'Der Spielserver ist nicht erreichbar.',
   'close.other': 'Die Verbindung ist abgebrochen.',
 
+  // A game at the table (js/table.js): the draws entered by a person.
+  'dialog.draws': 'Steine und Würfel',
+  'dialog.drawsPage': 'Die Seite zieht die Steine und würfelt',
+  'dialog.drawsTable': 'Am Tisch: Wir ziehen und würfeln selbst',
+  'dialog.drawsHelp': 'Mit dem Beutel oder den Würfeln des Spiels: In jedem Zug gebt ihr ein, was gezogen oder gewürfelt wurde, auch für den Computer; die Seite prüft es anhand des Beutels, führt alle Wertungsblätter und gibt Tipps.',
+  'table.prompt': { one: '{who}: {n} Stein aus dem Beutel ziehen und seinen Wert antippen.', other: '{who}: {n} Steine aus dem Beutel ziehen und ihre Werte antippen.' },
+  'table.prompt.rolled': { one: '{who}: mit {n} Würfel würfeln und die Zahl antippen.', other: '{who}: mit {n} Würfeln würfeln und die Zahlen antippen.' },
+  'table.sixIsZero': 'Eine Sechs zählt 0.',
+  'table.start': 'Zu Beginn: der Stein, mit dem Person 1 das Auslosen gewonnen hat, und zwei weitere.',
+  'table.enteredList': { one: 'Eingegeben: {values}; es fehlt noch {n}.', other: 'Eingegeben: {values}; es fehlen noch {n}.' },
+  'table.allEntered': 'Eingegeben: {values}. Bestätigen oder zum Korrigieren den letzten entfernen.',
+  'table.noneEntered': { one: 'Noch nichts eingegeben: {n} Wert fehlt.', other: 'Noch nichts eingegeben: {n} Werte fehlen.' },
+  'table.removed': '{value} entfernt.',
+  'table.remove': 'Letzten entfernen',
+  'table.confirm': 'Bestätigen',
+  'table.notInBag': 'Nicht alle dieser Steine ({values}) sind noch im Beutel: Prüft bitte, was gezogen wurde, und korrigiert die Eingabe. Es wurde nichts geändert.',
+  'table.count': 'Das ist nicht die Anzahl der Werte, die jetzt fällig sind ({values}). Es wurde nichts geändert.',
+  'table.refused': 'Die Eingabe {values} wurde nicht angenommen.',
+  'load.badDraws': 'Das Wort nach den Plätzen ist nicht lesbar: draws=table oder draws=page.',
+  'help.tableTitle': 'Am Tisch',
+  'help.table':
+    'Wer mit dem echten Spiel auf dem Tisch spielt, wählt unter „Neues Spiel“ die Möglichkeit „Am Tisch: Wir ziehen und würfeln selbst“. Wer beginnt, lost ihr nach den Regeln aus (bei den Würfelspielen so, wie ihr es vereinbart); diese Person bekommt Platz 1.\n' +
+    'In jedem Zug fragt die Seite, was aus dem Beutel gezogen oder gewürfelt wurde, auch für einen Computerplatz: Werte antippen, einen Fehler mit „Letzten entfernen“ korrigieren, dann „Bestätigen“. Der Computer prüft die Werte anhand der Steine, die noch im Beutel sind, und sagt es, wenn der Beutel sie nicht enthalten kann.\n' +
+    'Legt die Steine auf das echte Spielbrett und dieselben auf dem Bildschirm, dann „Zug beenden“: Die Seite trägt den Zug ins Wertungsblatt ein, zählt die Bonusreihen und die verdoppelten Reihen, zeigt die Summen und gibt auf Wunsch einen Tipp. Den Zug eines Computerplatzes zeigt der Bildschirm; legt ihn dann auf das echte Brett.\n' +
+    '„Rückgängig“ geht bis zur zuletzt eingegebenen Ziehung zurück, damit ihr sie korrigieren könnt. Ein gespeichertes Spiel bleibt „am Tisch“ (draws=table).',
+
   'help.title': 'Spielregeln',
   'help.keysTitle': 'Tasten',
   'help.unknown': 'Zu diesem Spiel gibt es noch keine Anleitung.',

@@ -267,6 +267,32 @@ export default {
   'close.unreachable': 'The board server cannot be reached.',
   'close.other': 'The connection was lost.',
 
+  // A game at the table (js/table.js): the draws entered by a person.
+  'dialog.draws': 'Tiles and dice',
+  'dialog.drawsPage': 'The page draws the tiles and rolls the dice',
+  'dialog.drawsTable': 'At the table: we draw and roll ourselves',
+  'dialog.drawsHelp': 'With the game’s own bag or dice: on each turn you enter what was drawn or rolled, for the computer too; the page checks it against the bag, keeps every sheet and gives hints.',
+  'table.prompt': { one: '{who}: draw {n} tile from the bag and tap its value.', other: '{who}: draw {n} tiles from the bag and tap their values.' },
+  'table.prompt.rolled': { one: '{who}: roll {n} die and tap the number.', other: '{who}: roll {n} dice and tap the numbers.' },
+  'table.sixIsZero': 'A six counts 0.',
+  'table.start': 'At the start: the tile with which player 1 won the start draw, and two more.',
+  'table.enteredList': { one: 'Entered: {values}; {n} more to enter.', other: 'Entered: {values}; {n} more to enter.' },
+  'table.allEntered': 'Entered: {values}. Confirm, or remove the last one to correct it.',
+  'table.noneEntered': { one: 'Nothing entered yet: {n} value to enter.', other: 'Nothing entered yet: {n} values to enter.' },
+  'table.removed': '{value} removed.',
+  'table.remove': 'Remove last',
+  'table.confirm': 'Confirm',
+  'table.notInBag': 'The bag does not hold all of these tiles any more ({values}): check what was drawn and correct the entry. Nothing has changed.',
+  'table.count': 'That is not the number of values due ({values}). Nothing has changed.',
+  'table.refused': 'The entry {values} was not accepted.',
+  'load.badDraws': 'The word after the seats is not readable: draws=table or draws=page.',
+  'help.tableTitle': 'At the table',
+  'help.table':
+    'To play with the real game on the table, choose “At the table: we draw and roll ourselves” in New game. Decide who begins by the start draw of the rules (in the dice games, as you agree) and give that person seat 1.\n' +
+    'On every turn the page asks what was drawn from the bag or rolled, for a computer seat too: tap the values, correct a mistake with Remove last, then Confirm. The computer checks the values against the tiles left in the bag and says so when the bag cannot hold them.\n' +
+    'Put the tiles on the real board and the same ones on the screen, then Submit move: the page enters the move on the sheet, adds the bonus rows and the doubled rows, shows the totals and gives a hint when asked. A computer seat’s move is shown on the screen for you to put on the real board.\n' +
+    'Undo goes back to the last draw entered, so that it can be corrected. A saved game keeps “at the table” (draws=table).',
+
   'help.title': 'How to play',
   'help.keysTitle': 'Keys',
   'help.unknown': 'No help for this game yet.',

@@ -266,6 +266,32 @@ export default {
   'close.unreachable': 'A tábla szervere nem érhető el.',
   'close.other': 'Megszakadt a kapcsolat.',
 
+  // A game at the table (js/table.js): the draws entered by a person.
+  'dialog.draws': 'Lapkák és kockák',
+  'dialog.drawsPage': 'Az oldal húzza a lapkákat és dob a kockákkal',
+  'dialog.drawsTable': 'Az asztalnál: mi magunk húzunk és dobunk',
+  'dialog.drawsHelp': 'A játék saját zsákjával vagy kockáival: minden lépésnél beírjátok, mit húztatok vagy dobtatok, a gép helyett is; az oldal a zsák alapján ellenőrzi, vezeti az összes versenylapot, és tippet ad.',
+  'table.prompt': { one: '{who}: húzzatok {n} lapkát a zsákból, és koppintsatok az értékére.', other: '{who}: húzzatok {n} lapkát a zsákból, és koppintsatok az értékeikre.' },
+  'table.prompt.rolled': { one: '{who}: dobjatok {n} kockával, és koppintsatok a számra.', other: '{who}: dobjatok {n} kockával, és koppintsatok a számokra.' },
+  'table.sixIsZero': 'A hatos 0-nak számít.',
+  'table.start': 'Kezdéskor: az a lapka, amellyel az 1. játékos megnyerte a sorsolást, és még kettő.',
+  'table.enteredList': { one: 'Beírva: {values}; még {n} hiányzik.', other: 'Beírva: {values}; még {n} hiányzik.' },
+  'table.allEntered': 'Beírva: {values}. Erősítsétek meg, vagy a javításhoz töröljétek az utolsót.',
+  'table.noneEntered': { one: 'Még semmi sincs beírva: {n} értéket kell beírni.', other: 'Még semmi sincs beírva: {n} értéket kell beírni.' },
+  'table.removed': '{value} törölve.',
+  'table.remove': 'Utolsó törlése',
+  'table.confirm': 'Megerősítés',
+  'table.notInBag': 'Ezek a lapkák ({values}) már nincsenek mind a zsákban: nézzétek meg, mit húztatok, és javítsátok a beírást. Semmi sem változott.',
+  'table.count': 'Most nem ennyi értéket kell beírni ({values}). Semmi sem változott.',
+  'table.refused': 'A beírás ({values}) nem fogadható el.',
+  'load.badDraws': 'A helyek utáni szó nem olvasható: draws=table vagy draws=page.',
+  'help.tableTitle': 'Az asztalnál',
+  'help.table':
+    'Ha az igazi játékkal játszotok az asztalon, az Új játékban válasszátok ezt: „Az asztalnál: mi magunk húzunk és dobunk”. Hogy ki kezd, azt a szabályok szerinti sorsolás dönti el (a kockás játékokban ahogy megbeszélitek); ő kapja az 1. helyet.\n' +
+    'Minden lépésnél az oldal megkérdezi, mit húztatok a zsákból vagy mit dobtatok, a gép helyett is: koppintsatok az értékekre, a tévedést az „Utolsó törlése” gombbal javítsátok, aztán „Megerősítés”. A gép a zsákban maradt lapkák alapján ellenőrzi az értékeket, és szól, ha azok nem lehetnek a zsákban.\n' +
+    'Tegyétek a lapkákat az igazi táblára, ugyanazokat a képernyőre is, aztán „Lépés kész”: az oldal beírja a lépést a versenylapra, hozzáadja a sorok bónuszát és a duplázott sorokat, mutatja az összegeket, és kérésre tippet ad. A gép lépését a képernyő mutatja; tegyétek át az igazi táblára.\n' +
+    'A „Visszavonás” az utoljára beírt húzásig lép vissza, hogy javítani lehessen. A mentett játék az asztalnál marad (draws=table).',
+
   'help.title': 'Játékszabály',
   'help.keysTitle': 'Billentyűk',
   'help.unknown': 'Ehhez a játékhoz még nincs leírás.',

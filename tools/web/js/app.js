@@ -16,13 +16,14 @@ import { act, call, connect, loadBoard, refresh, interrupt, showClosed } from '.
 import { applyZoom, zoomChosen, measureHeader, coarse } from './zoom.js';
 import { clickTile, onCell, onKey, showHint, playHint, submit, pass, takeBackAll, hint } from './turn.js';
 import { advance, draw, undo, startGame, loadGame } from './seats.js';
+import { enterValue, removeValue, confirmDraw, onDrawKey } from './table.js';
 import { readSaved, copySaved, downloadSaved } from './saved.js';
 
 const $ = (sel) => document.querySelector(sel);
 
 const dialog = new NewGameDialog($('#new-game-dialog'), (game) => startGame(game));
 
-handle({ cell: onCell, pickTile: clickTile, showHint, playHint });
+handle({ cell: onCell, pickTile: clickTile, showHint, playHint, drawValue: enterValue });
 
 // ---- language -----------------------------------------------------------------------------
 
@@ -112,13 +113,16 @@ window.addEventListener('beforeunload', () => state.engine && state.engine.close
 
 // ---- the turn, the seats ------------------------------------------------------------------
 
-document.addEventListener('keydown', onKey);
+// A digit enters a value while a draw at the table is due, else picks a hand tile.
+document.addEventListener('keydown', (ev) => onDrawKey(ev) || onKey(ev));
 $('#draw').addEventListener('click', () => draw().then(() => advance()));
 $('#submit').addEventListener('click', () => submit().then(() => advance()));
 $('#take-back').addEventListener('click', () => takeBackAll());
 $('#pass').addEventListener('click', () => pass().then(() => advance()));
 $('#undo').addEventListener('click', () => undo().then(() => advance()));
 $('#hint').addEventListener('click', () => hint());
+$('#table-remove').addEventListener('click', () => removeValue());
+$('#table-confirm').addEventListener('click', () => confirmDraw().then(() => advance()));
 
 // ---- settings -----------------------------------------------------------------------------
 
@@ -152,7 +156,10 @@ $('#load').addEventListener('click', () => {
     showError(e);
     return;
   }
-  loadGame(saved, (seats) => dialog.setSeats(seats));
+  loadGame(saved, (seats, table) => {
+    dialog.setSeats(seats);
+    dialog.setTable(table);
+  });
 });
 
 // ---- help ---------------------------------------------------------------------------------

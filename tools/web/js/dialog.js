@@ -278,7 +278,9 @@ export class NewGameDialog {
     const seats = [];
     for (let i = 0; i < players; i++) seats.push(seatOfChoice(this.seatChoice[i], this.seatTime[i]));
     const seed = this.seedInput.value.trim();
-    return { variant: v.name, players, rules, seats, seed };
+    // At the table the tiles come from a real bag (the numbers from real dice): a person enters them.
+    const table = this.dialog.querySelector('#draws-table').checked;
+    return { variant: v.name, players, rules, seats, seed, table };
   }
 
   /** Shows the seats of a loaded game in the dialog, for the next new game. */
@@ -289,6 +291,12 @@ export class NewGameDialog {
     });
     this.seatsBox.replaceChildren();
     this.buildSeats();
+  }
+
+  /** Shows whether a loaded game is played at the table, for the next new game. */
+  setTable(on) {
+    this.dialog.querySelector('#draws-table').checked = on;
+    this.dialog.querySelector('#draws-page').checked = !on;
   }
 
   start() {

@@ -1,8 +1,8 @@
 // Where the keyboard's focus goes back to: the page remembers the last element the player was
 // on, and after a redraw or a button that became disabled took the focus away, puts it back there
-// (or on the hand, or the board).
+// (or on the draw at the table, the hand, or the board).
 
-import { state } from './state.js';
+import { state, tableDrawDue } from './state.js';
 import { board } from './view.js';
 
 const $ = (sel) => document.querySelector(sel);
@@ -23,6 +23,9 @@ export function restoreFocus() {
   if (!last) return;
   if (last.isConnected && !last.disabled && last.offsetParent !== null) {
     last.focus();
+  } else if (tableDrawDue(state) && padControl()) {
+    // A draw at the table: Confirm once every value is in, else a value, else Remove last.
+    padControl().focus();
   } else if (last.dataset && last.dataset.handTile !== undefined) {
     const tile = $('#hand [data-hand-tile]');
     if (tile) tile.focus();
@@ -30,4 +33,14 @@ export function restoreFocus() {
   } else if (last.closest && last.closest('#side, #board, dialog, #review-side, #connection, #error-box')) {
     board.focus();
   }
+}
+
+/** The control of the draw at the table that the focus goes to when it lost its own. */
+function padControl() {
+  const order = ['#table-confirm', '#table-values button', '#table-remove'];
+  for (const sel of order) {
+    const b = [...document.querySelectorAll(sel)].find((x) => !x.disabled && x.offsetParent !== null);
+    if (b) return b;
+  }
+  return null;
 }

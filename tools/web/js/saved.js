@@ -11,24 +11,41 @@ const $ = (sel) => document.querySelector(sel);
 const MAX_LINE = 65536;
 
 /**
- * The saved game: `seats=<seat>,<seat>... position <history>`, a seat `human`,
- * `engine:<ms per move>` (the search) or `engine:greedy` / `engine:random` (the weaker levels).
- * The part from `position` on is the engine's own line.
+ * The saved game: `seats=<seat>,<seat>... [draws=table] position <history>`, a seat `human`,
+ * `engine:<ms per move>` (the search) or `engine:greedy` / `engine:random` (the weaker levels);
+ * `draws=table` when the game is played at the table (the draws entered by a person), none when
+ * the page draws. The part from `position` on is the engine's own line.
  */
 export function saveLine(st) {
   const word = (s) => (s.kind === 'human' ? 'human' : `engine:${s.level === 'search' ? s.movetime : s.level}`);
   const seats = st.seats.map(word).join(',');
-  return `seats=${seats} position ${st.history}`;
+  return `seats=${seats}${st.table ? ' draws=table' : ''} position ${st.history}`;
 }
 
-/** Reads a saved line: {seats (or null), line (the `position` arguments)}. */
+/** The first word of `line` and the rest after it. */
+function firstWord(line) {
+  const sp = line.indexOf(' ');
+  return sp < 0 ? [line, ''] : [line.slice(0, sp), line.slice(sp + 1)];
+}
+
+/**
+ * Reads a saved line: {seats (or null), table (true, false, or null for a bare `position` line,
+ * which keeps what the page has), line (the `position` arguments)}.
+ */
 export function readSaved(text) {
   let line = text.trim().replace(/\s+/g, ' ');
   let seats = null;
+  let table = null;
   if (line.startsWith('seats=')) {
-    const sp = line.indexOf(' ');
-    const word = sp < 0 ? line : line.slice(0, sp);
-    line = sp < 0 ? '' : line.slice(sp + 1);
+    let word;
+    [word, line] = firstWord(line);
+    table = false;
+    if (line.startsWith('draws=')) {
+      let draws;
+      [draws, line] = firstWord(line);
+      if (draws !== 'draws=table' && draws !== 'draws=page') throw new PageError('load.badDraws');
+      table = draws === 'draws=table';
+    }
     seats = word.slice('seats='.length).split(',').map((s) => {
       if (s === 'human') return newSeat('human');
       const weak = /^engine:(greedy|random)$/.exec(s);
@@ -42,7 +59,7 @@ export function readSaved(text) {
   if (line.startsWith('position ')) line = line.slice('position '.length);
   if (!line) throw new PageError('load.empty');
   if (line.length + 20 > MAX_LINE) throw new PageError('load.tooLong');
-  return { seats, line };
+  return { seats, table, line };
 }
 
 /** The saved line of the game on the board, empty before its first move. */

@@ -11,7 +11,8 @@ import { closeDialog } from './dialogs.js';
 import { act, call, request, refresh, loadBoard, think, stopThinking, interrupt } from './connection.js';
 import { engineSays } from './view.js';
 import { startTurn } from './turn.js';
-import { state, seatOf, humanPlaces, playPaused, moved, seatsChosen, playInterrupted } from './state.js';
+import { drawNothing, sayDrawDue } from './table.js';
+import { state, seatOf, humanPlaces, playPaused, moved, seatsChosen, playInterrupted, tableChosen } from './state.js';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -43,7 +44,10 @@ async function seatMove(seat) {
   return answer;
 }
 
-/** Plays the engine seats and the automatic draws until a human has to act or the game ends. */
+/**
+ * Plays the engine seats and the automatic draws until a human has to act or the game ends. At
+ * the table a person enters every draw (a computer seat's too): the seats wait for it.
+ */
 export async function advance() {
   const gen = state.generation;
   while (gen === state.generation && state.connected && !state.busy) {
@@ -52,7 +56,12 @@ export async function advance() {
     const seat = seatOf(state, s.tomove);
     let progressed = false;
     await act(async () => {
-      if (seat.kind === 'engine') {
+      if (s.phase === 'draw' && state.table) {
+        if (s.due === 0) {
+          await drawNothing();
+          progressed = true;
+        } else sayDrawDue(state);
+      } else if (seat.kind === 'engine') {
         if (s.phase === 'draw') {
           await call('draw');
         } else {
@@ -91,7 +100,10 @@ export function draw() {
   });
 }
 
-/** Undo: takes back until a person is to place again (or nothing is left to take back). */
+/**
+ * Undo: takes back until a person is to place again (or nothing is left to take back); at the
+ * table also until a draw is to be entered again, so that a draw entered wrong can be put right.
+ */
 export function undo() {
   return act(async () => {
     await stopThinking();
@@ -104,6 +116,7 @@ export function undo() {
       }
       const st = P.status(await call('status'));
       if (st.phase === 'place' && seatOf(state, st.tomove).kind === 'human') break;
+      if (state.table && st.phase === 'draw' && st.due > 0) break;
     }
     moved([]);
     await refresh();
@@ -134,18 +147,23 @@ async function replaceGame(command, seats, from, accepted) {
   advance();
 }
 
-/** Start in the New game dialog: `game` its choices (newgameArgs). */
+/** Start in the New game dialog: `game` its choices (newgameArgs, and `table`). */
 export function startGame(game) {
   return replaceGame(`newgame ${newgameArgs(game)}`, game.seats, 'new-game', () => {
+    tableChosen(game.table);
     engineSays('');
     // A seed typed by the player is for this game; the next one gets a new seed unless typed.
     $('#seed').value = '';
   });
 }
 
-/** Load in the Save / load dialog: `saved` read by readSaved; `seatsShown(seats)` when it has seats. */
+/**
+ * Load in the Save / load dialog: `saved` read by readSaved; `seatsShown(seats, table)` when it
+ * has seats (a bare `position` line keeps the seats and the draws the page has).
+ */
 export function loadGame(saved, seatsShown) {
   return replaceGame(`position ${saved.line}`, saved.seats, 'save', () => {
-    if (saved.seats) seatsShown(saved.seats);
+    if (saved.table !== null) tableChosen(saved.table);
+    if (saved.seats) seatsShown(saved.seats, saved.table);
   });
 }

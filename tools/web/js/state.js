@@ -33,6 +33,11 @@ const s = {
   history: '',
   // Who sits where (the engine does not know: this is the page's own setting, saved with the game).
   seats: [newSeat('human'), newSeat('engine')],
+  // At the table: the tiles come from a real bag, the numbers from real dice, and a person enters
+  // each draw (every seat's, a computer's too); the page draws nothing itself.
+  table: false,
+  drawn: [], // the values entered for the draw due, not yet confirmed
+  drawRefusal: null, // the engine's refusal of the values entered: {values, code, reason}
   // The human turn being built.
   selected: null, // index into the mover's hand
   pending: [], // [{value, cell, index}], each confirmed by `next`
@@ -107,6 +112,24 @@ export function handVisible(st, n) {
   if (st.showHidden || !st.status || st.status.phase === 'over') return true;
   if (humans(st) === 1) return seatOf(st, n).kind === 'human';
   return n === st.status.tomove && seatOf(st, n).kind === 'human';
+}
+
+/**
+ * Whether a draw is to be entered at the table now: the game is played at the table and the
+ * engine's status calls for a draw of one value or more (a draw of none the page sends itself).
+ */
+export function tableDrawDue(st) {
+  return st.table && Boolean(st.status) && st.status.phase === 'draw' && st.status.due > 0;
+}
+
+/**
+ * The values a person can enter for a draw: the tiles of the game, the faces of its dice
+ * (PROTOCOL.md, `draw` and the draw step: classic and dice 1 to 6, kids 0 to 5; the engine refuses
+ * any other as `invalid_argument`).
+ */
+export function drawValues(st) {
+  const low = st.position && st.position.variant === 'kids' ? 0 : 1;
+  return [0, 1, 2, 3, 4, 5].map((k) => low + k);
 }
 
 /** Team number -> its seats, from the sheets of `score`. */
@@ -192,6 +215,8 @@ export function confirmed({ position, status, score, history }) {
   while (seats.length < position.players) seats.push(newSeat('engine'));
   s.seats = seats;
   turnAt([], null);
+  s.drawn = [];
+  s.drawRefusal = null;
   s.passOk = false;
   s.preview = [];
   s.hints = [];
@@ -206,6 +231,32 @@ export function moved(cells, played = null) {
 /** The seats of a new game, or of a loaded one. */
 export function seatsChosen(seats) {
   s.seats = seats;
+}
+
+/** The game's draws come from the table (`on`), or the page draws and rolls them. */
+export function tableChosen(on) {
+  s.table = Boolean(on);
+  s.drawn = [];
+  s.drawRefusal = null;
+}
+
+// ---- transitions: a draw entered at the table ------------------------------------------------
+
+/** A value entered for the draw due (the refusal of the values before is then out of date). */
+export function drawValueEntered(value) {
+  s.drawn = [...s.drawn, value];
+  s.drawRefusal = null;
+}
+
+/** The last value entered taken back, to correct a mistake before confirming. */
+export function drawValueRemoved() {
+  s.drawn = s.drawn.slice(0, -1);
+  s.drawRefusal = null;
+}
+
+/** The engine refused the values entered (`draw <values>`): they stay, to be corrected. */
+export function drawRefused(refusal) {
+  s.drawRefusal = refusal;
 }
 
 // ---- transitions: the turn being built ---------------------------------------------------------

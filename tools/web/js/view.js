@@ -20,6 +20,8 @@ import {
   teamSeats,
   accepts,
   usedIndexes,
+  tableDrawDue,
+  drawValues,
 } from './state.js';
 
 const $ = (sel) => document.querySelector(sel);
@@ -30,11 +32,13 @@ const handlers = {
   pickTile: () => {},
   showHint: () => {},
   playHint: () => {},
+  drawValue: () => {},
 };
 
 /**
  * Gives the views the actions of a cell (`cell(name)`), a hand tile (`pickTile(index, detail)`,
- * `detail` the click's count: 0 from the keyboard) and a hint (`showHint(move)`, `playHint(move)`).
+ * `detail` the click's count: 0 from the keyboard), a hint (`showHint(move)`, `playHint(move)`)
+ * and a value button of a draw at the table (`drawValue(value)`).
  */
 export function handle(actions) {
   Object.assign(handlers, actions);
@@ -69,6 +73,7 @@ export function render(st) {
   });
   keepBoardInView(st);
   renderHand(st);
+  renderTableDraw(st);
   renderBag(st);
   const variant = st.variants.find((v) => v.name === st.position.variant);
   renderSheets($('#sheets'), st.score, {
@@ -125,6 +130,16 @@ function faceDownTiles(count) {
   return row;
 }
 
+/** A button that shows a value (a hand's tile, a value of a draw at the table), named for it. */
+function valueButton(value, className) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = className;
+  b.textContent = String(value);
+  b.setAttribute('aria-label', t('hand.tile', { value }));
+  return b;
+}
+
 function renderHand(st) {
   const box = $('#hand');
   // The focus stays on the hand's tile it was on (the redraw replaces the tiles).
@@ -143,12 +158,8 @@ function renderHand(st) {
   } else {
     hand.forEach((value, index) => {
       if (used.has(index)) return;
-      const tile = document.createElement('button');
-      tile.type = 'button';
-      tile.className = 'tile hand-tile';
-      tile.textContent = String(value);
+      const tile = valueButton(value, 'tile hand-tile');
       tile.dataset.value = String(value);
-      tile.setAttribute('aria-label', t('hand.tile', { value }));
       if (clickable) {
         tile.dataset.handTile = String(index);
         tile.setAttribute('aria-pressed', st.selected === index ? 'true' : 'false');
@@ -162,7 +173,8 @@ function renderHand(st) {
       box.appendChild(tile);
     });
   }
-  if (!hand.length) {
+  // At the table an empty hand waiting for its draw says nothing: the draw's slots are under it.
+  if (!hand.length && !tableDrawDue(st)) {
     const empty = document.createElement('span');
     empty.className = 'muted';
     empty.textContent = s.phase === 'draw' ? t('hand.notDrawn') : t('hand.empty');
@@ -203,6 +215,95 @@ function renderBag(st) {
   sum.className = 'muted';
   sum.textContent = t('bag.total', { n: bag.reduce((a, b) => a + b, 0) });
   box.appendChild(sum);
+}
+
+/**
+ * The draw at the table: who draws (or rolls) how many, the values entered so far with a slot for
+ * each still due, a button for each value of the game, the refusal of the engine, Remove last and
+ * Confirm. Shown only while such a draw is due.
+ */
+function renderTableDraw(st) {
+  const due = tableDrawDue(st);
+  const pad = $('#table-draw');
+  pad.hidden = !due;
+  document.body.classList.toggle('table-drawing', due);
+  if (!due) return;
+  const n = st.status.due;
+  $('#table-draw-prompt').textContent = drawPrompt(st);
+  const slots = [];
+  for (let i = 0; i < n; i++) {
+    const slot = document.createElement('span');
+    slot.className = i < st.drawn.length ? 'tile drawn-tile' : 'tile drawn-tile empty-slot';
+    slot.setAttribute('aria-hidden', 'true');
+    if (i < st.drawn.length) {
+      slot.textContent = String(st.drawn[i]);
+      slot.dataset.value = String(st.drawn[i]);
+    }
+    slots.push(slot);
+  }
+  const words = document.createElement('span');
+  words.className = 'sr-only';
+  words.textContent = enteredWords(st);
+  $('#table-drawn').replaceChildren(...slots, words);
+  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.drawValue : undefined;
+  $('#table-values').replaceChildren(
+    ...drawValues(st).map((value) => {
+      const b = valueButton(value, 'draw-value');
+      b.dataset.drawValue = String(value);
+      b.addEventListener('click', () => handlers.drawValue(value));
+      return b;
+    }),
+  );
+  enableTableDraw(st);
+  if (focused !== undefined) {
+    const again = $(`#table-values [data-draw-value="${focused}"]`);
+    if (again && !again.disabled) again.focus();
+  }
+  const refusal = $('#table-refusal');
+  refusal.hidden = !st.drawRefusal;
+  refusal.textContent = st.drawRefusal ? drawRefusalWords(st.drawRefusal) : '';
+  refusal.dataset.code = st.drawRefusal ? st.drawRefusal.code : '';
+}
+
+/**
+ * The draw's buttons for what the state allows: a value while some are still due, Remove last
+ * when one is entered, Confirm when all are and the engine has not refused them.
+ */
+function enableTableDraw(st) {
+  const live = st.connected && !st.busy;
+  const full = st.drawn.length >= st.status.due;
+  for (const b of document.querySelectorAll('#table-values button')) b.disabled = !live || full;
+  $('#table-remove').disabled = !live || !st.drawn.length;
+  $('#table-confirm').disabled = !live || !full || Boolean(st.drawRefusal);
+}
+
+/** The words asking for the draw due at the table: who draws how many, and at the start, what. */
+export function drawPrompt(st) {
+  const who = seatName(st.status.tomove, st.seats);
+  const words = [t('table.prompt', { who, n: st.status.due })];
+  if (st.position && st.position.bag && st.status.turn === 1) words.push(t('table.start'));
+  // The kids' game: the die's six counts 0 (docs/rules.md, the kids' game).
+  if (st.position && st.position.variant === 'kids') words.push(t('table.sixIsZero'));
+  return words.join(' ');
+}
+
+/** The values entered for the draw at the table, in words. */
+export function enteredWords(st) {
+  const n = st.status.due - st.drawn.length;
+  if (!st.drawn.length) return t('table.noneEntered', { n });
+  const values = st.drawn.join(', ');
+  return n > 0 ? t('table.enteredList', { values, n }) : t('table.allEntered', { values });
+}
+
+/**
+ * The sentence of a refused draw: the bag does not hold the values (`not_in_bag`), not as many as
+ * are due (`draw_count`), or another refusal of `draw` said by its code.
+ */
+export function drawRefusalWords(r) {
+  const values = r.values.join(', ');
+  if (r.reason === 'not_in_bag') return t('table.notInBag', { values });
+  if (r.reason === 'draw_count') return t('table.count', { values });
+  return `${t('table.refused', { values })} ${t(`error.${r.code}`)}`;
 }
 
 /** Whether the result shown now has been said and scrolled to (once per game's end). */
@@ -283,7 +384,10 @@ export function updateButtons(st) {
   $('#save-load').disabled = !st.connected || reviewing;
   // The header's Review waits for the engine, as New game does.
   $('#review-enter').disabled = !st.connected || reviewing;
-  $('#draw').disabled = !(human && s.phase === 'draw');
+  $('#draw').disabled = !(human && s.phase === 'draw') || st.table;
+  // At the table the page draws nothing: its Draw and "draw by itself" are not there.
+  $('#draw').closest('.buttons').hidden = st.table;
+  if (st.position && tableDrawDue(st)) enableTableDraw(st);
   $('#submit').disabled = !(place && st.pending.length > 0 && st.next && st.next.complete === 'yes');
   $('#take-back').disabled = !(place && st.pending.length > 0);
   $('#pass').disabled = !(place && st.pending.length === 0 && st.passOk);
@@ -294,6 +398,8 @@ export function updateButtons(st) {
   for (const b of document.querySelectorAll('#hints button')) b.disabled = !place;
   let turn = 'wait';
   if (s && s.phase === 'over') turn = 'over';
+  // At the table a person enters every draw, a computer seat's too.
+  else if (live && tableDrawDue(st)) turn = 'draw';
   else if (live && moverIsHuman(st) && s.phase === 'draw') turn = 'draw';
   else if (live && moverIsHuman(st) && s.phase === 'place' && st.next) turn = 'place';
   document.body.dataset.turn = turn;
@@ -384,5 +490,6 @@ export function renderHelp(st) {
   const shown = names.includes(chosen) ? chosen : names[0];
   sel.value = shown;
   $('#help-text').replaceChildren(...paragraphs(tOr(`help.${shown}`, t('help.unknown'))));
+  $('#help-table').replaceChildren(...paragraphs(t('help.table')));
   $('#help-keys').replaceChildren(...paragraphs(t('help.keys')));
 }
