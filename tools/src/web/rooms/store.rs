@@ -7,8 +7,9 @@
 //! server tells nobody of a command before it returns. After `kill -9` the game is rebuilt by
 //! giving a fresh engine the room's `newgame` arguments and then its log in order. For that the
 //! log holds each command in a form that replays the same way on any engine of the same rules: a
-//! draw with the values drawn (`draw 355`), never a bare `draw`, whose values would come from the
-//! engine's generator; a move as it was accepted (`place 5@h8,6@h9,6@i9`, `place pass`).
+//! draw with the values drawn (`draw 3 5 5`, which protocol versions 2 and 3 both read), never a
+//! bare `draw` whose values would come from the engine's generator (but where the rules call for
+//! no tile); a move as it was accepted (`place 5@h8,6@h9,6@i9`, `place pass`).
 //!
 //! No move is played twice: a command carries its number in the log (`seq`, the count of commands
 //! before it), and [`Store::append`] refuses any number but the next, in the same transaction as
@@ -874,5 +875,133 @@ mod tests {
         assert_eq!(store.rooms_created_by("b", at(1200)).expect("a count"), 1);
         assert_eq!(store.rooms_created_by("c", at(1200)).expect("a count"), 0);
         assert_eq!(store.rooms_created_by("a", at(0)).expect("a count"), 4);
+    }
+
+    /// The answers of an in-process engine to `newgame <args>`, the log and `position`, each
+    /// command numbered; every answer must be a success.
+    fn replay(newgame: &str, log: &[String]) -> String {
+        use zatre::protocol::{Action, Engine, Event, RawLine, Session};
+        let mut session = Session::new(Engine::new());
+        let commands = std::iter::once(format!("newgame {newgame}"))
+            .chain(log.iter().cloned())
+            .chain(std::iter::once("position".to_string()));
+        let mut last = String::new();
+        for (id, command) in (1..).zip(commands) {
+            let mut out = String::new();
+            for action in session.handle(Event::Line(RawLine::Bytes(format!("{id} {command}").into_bytes())))
+            {
+                if let Action::Write(text) = action {
+                    out.push_str(&text);
+                }
+            }
+            assert!(out.starts_with(&format!("={id}")), "{command}: {out}");
+            last = out;
+        }
+        last.trim_end().split_once(' ').map(|(_, line)| line.to_string()).expect("a position line")
+    }
+
+    #[test]
+    fn a_game_replayed_from_its_log_reaches_the_position_it_left() {
+        use rand::{Rng, SeedableRng};
+        use zatre::rules::{Game, Phase, Rules, Variant};
+        let dir = tempfile::tempdir().expect("a directory");
+        let path = dir.path().join("rooms.db");
+        let rules = Rules::with_options(Variant::Classic, 3, [("rounds", "6")]).expect("rules");
+        let mut game = Game::new(rules);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut store = Store::open(&path).expect("a new database");
+        let room = store.create_room("players 3 rounds=6", &three_seats(), "c", at(1)).expect("a room").id;
+        let mut seq = 0;
+        while game.position().phase() != Phase::Over {
+            let command = if game.position().phase() == Phase::Draw {
+                let values = game.draw_random(&mut rng).expect("a draw");
+                let words: Vec<String> = values.iter().map(u8::to_string).collect();
+                format!("draw {}", words.join(" ")).trim_end().to_string()
+            } else {
+                let moves = game.position().movegen().legal_moves();
+                let mv = moves[rng.random_range(0..moves.len())].clone();
+                game.play(&mv).expect("a legal move");
+                format!("place {mv}")
+            };
+            store.append(room, seq, &command, at(2 + seq)).expect("logged");
+            seq += 1;
+            if seq == 9 {
+                // The server stops in the middle of the game and starts again.
+                drop(store);
+                store = Store::open(&path).expect("the same database");
+                let loaded = store.load_room(room).expect("the room");
+                assert_eq!(loaded.log.len(), 9);
+                assert_eq!(replay(&loaded.newgame, &loaded.log), game.position().to_line());
+            }
+        }
+        assert!(seq > 30, "a game of {seq} commands");
+        drop(store);
+        let store = Store::open(&path).expect("the same database");
+        let loaded = store.load_room(room).expect("the room");
+        assert_eq!(replay(&loaded.newgame, &loaded.log), game.position().to_line());
+    }
+
+    /// The environment variable that makes [`child_that_logs_until_killed`] run, naming its file.
+    const CHILD_DB: &str = "ZATRE_ROOMS_TEST_CHILD_DB";
+
+    #[test]
+    #[ignore = "the child process of every_command_a_killed_server_reported_is_in_the_log"]
+    fn child_that_logs_until_killed() {
+        let Some(path) = std::env::var_os(CHILD_DB) else {
+            return;
+        };
+        let mut store = Store::open(Path::new(&path)).expect("the database");
+        let room = store.create_room("", &[SeatKind::Person], "c", at(1)).expect("a room").id;
+        println!("room {}", room.0);
+        for seq in 0.. {
+            store.append(room, seq, &format!("draw {}", seq % 6 + 1), at(2)).expect("logged");
+            // Told only once committed: what the server does before it answers anyone.
+            println!("logged {seq}");
+        }
+    }
+
+    /// A process killed with SIGKILL loses what it had not committed; what it had committed is in
+    /// the operating system's hands already. So this guards "committed before told" against a
+    /// kill, which is what a server sees; a power cut is `synchronous=FULL`'s part.
+    #[test]
+    fn every_command_a_killed_server_reported_is_in_the_log() {
+        use std::io::{BufRead, BufReader};
+        use std::process::{Command, Stdio};
+        let dir = tempfile::tempdir().expect("a directory");
+        let path = dir.path().join("rooms.db");
+        let mut child = Command::new(std::env::current_exe().expect("this test program"))
+            .args(["--exact", "web::rooms::store::tests::child_that_logs_until_killed"])
+            .args(["--ignored", "--nocapture", "--test-threads=1"])
+            .env(CHILD_DB, &path)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the child");
+        let mut lines = BufReader::new(child.stdout.take().expect("its output")).lines();
+        let mut room = None;
+        let mut reported = None;
+        for line in lines.by_ref() {
+            let line = line.expect("a line");
+            // The test harness's own "test ... " may stand before the first line on its line.
+            if let Some((_, id)) = line.split_once("room ") {
+                room = Some(RoomId(id.parse().expect("a room id")));
+            } else if let Some(seq) = line.strip_prefix("logged ") {
+                let seq: u64 = seq.parse().expect("a number");
+                reported = Some(seq);
+                if seq == 40 {
+                    break;
+                }
+            }
+        }
+        // SIGKILL, in the middle of whatever the child is writing.
+        child.kill().expect("killed");
+        child.wait().expect("reaped");
+        let (room, reported) = (room.expect("the child's room"), reported.expect("commands reported"));
+        let store = Store::open(&path).expect("the database after the kill");
+        let log = store.load_room(room).expect("the room").log;
+        assert!(log.len() as u64 > reported, "{} commands logged, {reported} reported", log.len());
+        for (seq, command) in log.iter().enumerate() {
+            assert_eq!(command, &format!("draw {}", seq % 6 + 1));
+        }
     }
 }
