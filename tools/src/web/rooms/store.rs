@@ -36,7 +36,7 @@
 //! [`StoreError::Corrupt`], never a panic.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use rusqlite::{params, Connection, ErrorCode, OptionalExtension, TransactionBehavior, MAIN_DB};
 use thiserror::Error;
@@ -191,6 +191,61 @@ fn check_line(text: &str) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// What a database file's header and schema say it is.
+struct Header {
+    application_id: i64,
+    user_version: i64,
+    tables: i64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// A new file, or a database with nothing in it.
+    Empty,
+    /// A rooms database of this schema.
+    Rooms,
+}
+
+fn header(conn: &Connection) -> rusqlite::Result<Header> {
+    Ok(Header {
+        application_id: conn.pragma_query_value(None, "application_id", |r| r.get(0))?,
+        user_version: conn.pragma_query_value(None, "user_version", |r| r.get(0))?,
+        tables: conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))?,
+    })
+}
+
+impl Header {
+    /// Whether the server may use the file.
+    fn check(&self, path: &Path) -> Result<Kind, StoreError> {
+        match (self.application_id, self.user_version) {
+            (0, 0) if self.tables == 0 => Ok(Kind::Empty),
+            (APPLICATION_ID, SCHEMA_VERSION) => Ok(Kind::Rooms),
+            (APPLICATION_ID, found) if found > SCHEMA_VERSION => {
+                Err(StoreError::NewerSchema { path: path.to_path_buf(), found })
+            }
+            _ => Err(StoreError::NotRooms { path: path.to_path_buf() }),
+        }
+    }
+}
+
+/// Puts the file in WAL mode and returns the mode it is in. Changing the mode takes the whole
+/// file and SQLite does not wait for it (a server opening the same new file at once holds it for
+/// a moment), so a busy file is asked again until [`BUSY_TIMEOUT`].
+fn wal_mode(conn: &Connection) -> rusqlite::Result<String> {
+    let started = Instant::now();
+    loop {
+        match conn.pragma_update_and_check(None, "journal_mode", "wal", |r| r.get(0)) {
+            Err(e)
+                if e.sqlite_error_code() == Some(ErrorCode::DatabaseBusy)
+                    && started.elapsed() < BUSY_TIMEOUT =>
+            {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            answer => return answer,
+        }
+    }
+}
+
 impl Store {
     /// Opens the rooms database at `path`, creating it (and its schema) if it does not exist.
     ///
@@ -206,33 +261,27 @@ impl Store {
         };
         let mut conn = Connection::open(path).map_err(opened)?;
         conn.busy_timeout(BUSY_TIMEOUT).map_err(opened)?;
-        // The first read of the file: this is where a file that is not SQLite shows.
-        let id: i64 = conn.pragma_query_value(None, "application_id", |r| r.get(0)).map_err(opened)?;
-        let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).map_err(opened)?;
+        // The first read of the file: this is where a file that is not SQLite shows. Nothing is
+        // written before the file is known to be empty or a rooms database.
+        // The header is read in one transaction: a server that makes the schema meanwhile is
+        // seen all at once or not at all.
+        let read = conn.transaction().map_err(opened)?;
+        header(&read).map_err(opened)?.check(path)?;
+        drop(read);
         if conn.is_readonly(MAIN_DB).map_err(opened)? {
             return Err(StoreError::ReadOnly { path: at() });
         }
-        let tables: i64 =
-            conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0)).map_err(opened)?;
-        match (id, version) {
-            (0, 0) if tables == 0 => {}
-            (APPLICATION_ID, SCHEMA_VERSION) => {}
-            (APPLICATION_ID, found) if found > SCHEMA_VERSION => {
-                return Err(StoreError::NewerSchema { path: at(), found })
-            }
-            _ => return Err(StoreError::NotRooms { path: at() }),
-        }
-        let mode: String =
-            conn.pragma_update_and_check(None, "journal_mode", "wal", |r| r.get(0)).map_err(opened)?;
+        let mode = wal_mode(&conn).map_err(opened)?;
         if !mode.eq_ignore_ascii_case("wal") {
             return Err(StoreError::NoWal { path: at(), mode });
         }
         conn.pragma_update(None, "synchronous", "FULL").map_err(opened)?;
         conn.pragma_update(None, "foreign_keys", "ON").map_err(opened)?;
         // Writes the schema, or for a database that has it a header field again: either way the
-        // file is written once here, so a file that cannot be is refused at the start.
+        // file is written once here, so a file that cannot be is refused at the start. Checked
+        // again under the write lock: another server may have made the schema meanwhile.
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(opened)?;
-        if tables == 0 {
+        if header(&tx).map_err(opened)?.check(path)? == Kind::Empty {
             tx.execute_batch(SCHEMA).map_err(opened)?;
         }
         tx.pragma_update(None, "application_id", APPLICATION_ID).map_err(opened)?;
@@ -675,6 +724,30 @@ mod tests {
             Err(StoreError::OutOfOrder { expected: 3, .. })
         ));
         store.append(room, 3, "place 2@h10,4@h11", at(30)).expect("the next");
+    }
+
+    #[test]
+    fn two_stores_opening_one_new_file_at_once_share_it() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let path = dir.path().join("rooms.db");
+        for _ in 0..5 {
+            let _ = std::fs::remove_file(&path);
+            let barrier = std::sync::Barrier::new(2);
+            let (mut a, b) = std::thread::scope(|scope| {
+                let open = || {
+                    barrier.wait();
+                    Store::open(&path)
+                };
+                let (a, b) = (scope.spawn(open), scope.spawn(open));
+                (a.join().expect("a thread"), b.join().expect("a thread"))
+            });
+            let (a, b) = (a.as_mut().map_err(|e| e.to_string()), b.map_err(|e| e.to_string()));
+            let (a, b) = (a.expect("the first"), b.expect("the second"));
+            // What one commits, the other reads.
+            let room = a.create_room("", &[SeatKind::Person], "c", at(1)).expect("a room").id;
+            a.append(room, 0, "draw 1 2", at(2)).expect("logged");
+            assert_eq!(b.load_room(room).expect("seen by the other").log, vec!["draw 1 2"]);
+        }
     }
 
     #[test]
