@@ -399,6 +399,65 @@ mod tests {
         assert_eq!(field(&view_line(&a, Viewer::Seat(3)).expect("a"), "hands"), "??/?/-");
     }
 
+    /// `line` with one tile of seat `seat`'s hand (index from 0) swapped for another value from
+    /// the bag: a table that differs only in what that seat keeps hidden.
+    fn swap_hidden_tile(line: &str, seat: usize) -> Option<String> {
+        let position = Position::from_line(line).expect("a position");
+        let mut hand = *position.hand(seat);
+        let mut bag = *position.bag();
+        let given = hand.values().next()?;
+        let taken = (1..=6).find(|&v| v != given && bag.count(v) > 0)?;
+        hand.remove(given);
+        hand.add(taken);
+        bag.remove(taken);
+        bag.add(given);
+        let hands: Vec<String> = (0..usize::from(position.rules().players))
+            .map(|i| if i == seat { hand.to_string() } else { position.hand(i).to_string() })
+            .collect();
+        let counts: Vec<String> = (1..=6).map(|v| bag.count(v).to_string()).collect();
+        let swapped: Vec<String> = line
+            .split(' ')
+            .map(|t| match t.split_once('=') {
+                Some(("hands", _)) => format!("hands={}", hands.join("/")),
+                Some(("bag", _)) => format!("bag={}", counts.join(",")),
+                _ => t.to_string(),
+            })
+            .collect();
+        Some(swapped.join(" "))
+    }
+
+    #[test]
+    fn no_view_but_the_holders_changes_when_a_hidden_tile_is_another() {
+        let mut compared = 0;
+        for (players, seed) in [(2u8, 11), (3, 12), (4, 13)] {
+            let lines = game_lines(classic(players, &[]), seed);
+            for line in lines.iter().filter(|l| field(l, "phase") != "over") {
+                for holder in 0..usize::from(players) {
+                    let Some(other) = swap_hidden_tile(line, holder) else { continue };
+                    // The engine's own check: the swapped table is one the rules allow.
+                    Position::from_line(&other).expect("a position the engine reads");
+                    let holder_seat = Viewer::Seat(holder as u8 + 1);
+                    for viewer in (1..=players).map(Viewer::Seat).chain([Viewer::Watcher]) {
+                        let (a, b) =
+                            (view_line(line, viewer).expect("a"), view_line(&other, viewer).expect("b"));
+                        if viewer == holder_seat {
+                            assert_ne!(a, b, "the holder sees its own tiles");
+                        } else {
+                            assert_eq!(
+                                a,
+                                b,
+                                "{viewer:?} tells seat {} hands apart:\n{line}\n{other}",
+                                holder + 1
+                            );
+                            compared += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(compared > 200, "{compared} views compared");
+    }
+
     #[test]
     fn the_hands_are_laid_open_when_the_game_is_over() {
         let lines = game_lines(classic(2, &[("rounds", "6")]), 9);
