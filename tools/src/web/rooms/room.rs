@@ -32,10 +32,13 @@
 //! is refused rather than shown half-read; the fields the view keeps are the engine's, printed by
 //! [`Position::to_line`].
 //!
-//! What is no position line is not covered here and must never be relayed to a seat: `history`
-//! (it lists every draw), `show`, `legal` and `next` of another seat's hand, the `info` lines of a
-//! computer seat's search (its moves show its hand), and the totals of `score`, which count the
-//! hands' pips as minus points during play.
+//! What is no position line is not covered here and must never be relayed to a seat as the
+//! engine prints it: `history` (it lists every draw), `show` (it shows the hands), `legal` and
+//! `next` of another seat's hand, the `info` lines of a computer seat's search (its moves show its
+//! hand), and `score`, whose `hand` fields are the hands and whose totals count their pips as
+//! minus points during play. The answer of `draw` (the values drawn) and the message of a
+//! refused move (`the hand 123 holds no 4`) name the mover's hand: they are for the mover only.
+//! `status` holds nothing hidden.
 
 use std::fmt;
 

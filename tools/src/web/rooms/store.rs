@@ -29,6 +29,10 @@
 //!   looked up by hash; a seat handed to the computer loses its token.
 //! - `log`: per room and `seq` the command.
 //!
+//! The store checks that a command is one line, not that the rules allow it: the engine has
+//! accepted it before it is logged. The client key that made a room is kept as long as the room,
+//! for the hourly limit, and goes with it.
+//!
 //! A file that SQLite cannot open, that is not SQLite, that is another program's database or a
 //! newer schema, or that cannot be written, is an error of [`Store::open`] naming the path, so the
 //! server refuses to start rather than lose a game later. A row that breaks the schema's rules
