@@ -9,5 +9,8 @@ mod store;
 mod token;
 
 pub use room::{view_line, view_of, Refusal, RoomState, SeatKind, Step, Table, Viewer, MAX_SEATS};
-pub use store::{Access, NewRoom, Room, RoomId, Store, StoreError, APPLICATION_ID, SCHEMA_VERSION};
+pub use store::{
+    draw_command, place_command, Access, NewRoom, Room, RoomId, Store, StoreError, APPLICATION_ID,
+    SCHEMA_VERSION,
+};
 pub use token::{SeatToken, TokenError, TokenHash, TOKEN_BYTES, TOKEN_TEXT_LEN};

@@ -44,6 +44,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use rusqlite::{params, Connection, ErrorCode, OptionalExtension, TransactionBehavior, MAIN_DB};
 use thiserror::Error;
+use zatre::rules::Move;
 use zatre::search::Strategy;
 
 use super::room::{RoomState, SeatKind, Table, Viewer, MAX_SEATS};
@@ -193,6 +194,22 @@ fn check_line(text: &str) -> Result<(), StoreError> {
         return Err(StoreError::BadLine);
     }
     Ok(())
+}
+
+/// The log's line for a draw of `values`: `draw 3 5 5`, which protocol versions 2 and 3 both
+/// read; `draw` alone for a draw of no tile, which then replays as the same empty draw.
+pub fn draw_command(values: &[u8]) -> String {
+    let mut line = String::from("draw");
+    for value in values {
+        line.push(' ');
+        line.push_str(&value.to_string());
+    }
+    line
+}
+
+/// The log's line for a move the engine accepted: `place 5@h8,6@h9`, `place pass`.
+pub fn place_command(mv: &Move) -> String {
+    format!("place {mv}")
 }
 
 /// What a database file's header and schema say it is.
@@ -954,6 +971,41 @@ mod tests {
         assert_eq!(store.rooms_created_by("a", at(0)).expect("a count"), 4);
     }
 
+    #[test]
+    fn the_log_writes_draws_with_their_values_and_moves_as_placed() {
+        use zatre::rules::Geometry;
+        assert_eq!(draw_command(&[3, 5, 5]), "draw 3 5 5");
+        assert_eq!(draw_command(&[]), "draw");
+        let geometry = Geometry::of(zatre::rules::Shape::Classic);
+        let mv = Move::parse(geometry, "5@h8,6@h9").expect("a move");
+        assert_eq!(place_command(&mv), "place 5@h8,6@h9");
+        assert_eq!(place_command(&Move::parse(geometry, "pass").expect("a pass")), "place pass");
+    }
+
+    #[test]
+    fn the_file_holds_the_tokens_hashes_not_the_tokens() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let path = dir.path().join("rooms.db");
+        let mut store = Store::open(&path).expect("a new database");
+        let new = store.create_room("", &three_seats(), "c", at(1)).expect("a room");
+        let mut files = Vec::new();
+        for name in ["rooms.db", "rooms.db-wal"] {
+            files.extend(std::fs::read(dir.path().join(name)).unwrap_or_default());
+        }
+        let contains = |needle: &[u8]| files.windows(needle.len()).any(|w| w == needle);
+        let tokens = new.seats.iter().map(|(_, t)| t).chain([&new.watchers]);
+        for token in tokens {
+            let text = token.link_text();
+            let bytes: Vec<u8> = (0..text.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&text[i..i + 2], 16).expect("hex"))
+                .collect();
+            assert!(!contains(text.as_bytes()), "the token's text is in the file");
+            assert!(!contains(&bytes), "the token's bytes are in the file");
+            assert!(contains(token.hash().as_bytes()), "its hash is");
+        }
+    }
+
     /// The answers of an in-process engine to `newgame <args>`, the log and `position`, each
     /// command numbered; every answer must be a success.
     fn replay(newgame: &str, log: &[String]) -> String {
@@ -991,14 +1043,12 @@ mod tests {
         let mut seq = 0;
         while game.position().phase() != Phase::Over {
             let command = if game.position().phase() == Phase::Draw {
-                let values = game.draw_random(&mut rng).expect("a draw");
-                let words: Vec<String> = values.iter().map(u8::to_string).collect();
-                format!("draw {}", words.join(" ")).trim_end().to_string()
+                draw_command(&game.draw_random(&mut rng).expect("a draw"))
             } else {
                 let moves = game.position().movegen().legal_moves();
                 let mv = moves[rng.random_range(0..moves.len())].clone();
                 game.play(&mv).expect("a legal move");
-                format!("place {mv}")
+                place_command(&mv)
             };
             store.append(room, seq, &command, at(2 + seq)).expect("logged");
             seq += 1;
