@@ -460,6 +460,9 @@ impl Store {
             if seq != log.len() as i64 {
                 return Err(corrupt(format!("command {seq} of the log where command {} was due", log.len())));
             }
+            if check_line(&command).is_err() {
+                return Err(corrupt(format!("command {seq} of the log is not one line of text")));
+            }
             log.push(command);
         }
         Ok(Room {
@@ -886,6 +889,9 @@ mod tests {
         assert!(matches!(&err, StoreError::Corrupt { what, .. } if what.contains("command 5")), "{err:?}");
         store.conn.execute_batch("UPDATE log SET seq = 0").expect("repaired");
         store.load_room(room).expect("whole again");
+        let err = damage("UPDATE log SET command = 'draw 1' || char(10) || 'newgame'");
+        assert!(matches!(&err, StoreError::Corrupt { what, .. } if what.contains("one line")), "{err:?}");
+        store.conn.execute_batch("UPDATE log SET command = 'draw 5 6 6'").expect("repaired");
         let err = damage("UPDATE seats SET movetime = -5 WHERE seat = 2");
         assert!(matches!(err, StoreError::Corrupt { .. }), "{err:?}");
     }
