@@ -183,8 +183,10 @@ fn seconds(time: SystemTime) -> i64 {
     time.duration_since(UNIX_EPOCH).map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
 }
 
-fn time_of(seconds: i64) -> SystemTime {
-    UNIX_EPOCH + Duration::from_secs(u64::try_from(seconds).unwrap_or(0))
+/// The time of a stored number of seconds; `None` for one before the epoch or beyond what the
+/// system's clock can hold (a damaged row).
+fn time_of(seconds: i64) -> Option<SystemTime> {
+    UNIX_EPOCH.checked_add(Duration::from_secs(u64::try_from(seconds).ok()?))
 }
 
 /// One line of printable text within the protocol's limit: what a command and `newgame`'s
@@ -465,10 +467,11 @@ impl Store {
             }
             log.push(command);
         }
+        let time = |seconds: i64| time_of(seconds).ok_or_else(|| corrupt(format!("a time of {seconds} s")));
         Ok(Room {
             id: room,
-            created: time_of(created),
-            updated: time_of(updated),
+            created: time(created)?,
+            updated: time(updated)?,
             table: Table { state, seats },
             newgame,
             log,
@@ -892,6 +895,9 @@ mod tests {
         let err = damage("UPDATE log SET command = 'draw 1' || char(10) || 'newgame'");
         assert!(matches!(&err, StoreError::Corrupt { what, .. } if what.contains("one line")), "{err:?}");
         store.conn.execute_batch("UPDATE log SET command = 'draw 5 6 6'").expect("repaired");
+        let err = damage("UPDATE rooms SET updated = -1");
+        assert!(matches!(&err, StoreError::Corrupt { what, .. } if what.contains("time")), "{err:?}");
+        store.conn.execute_batch("UPDATE rooms SET updated = 2").expect("repaired");
         let err = damage("UPDATE seats SET movetime = -5 WHERE seat = 2");
         assert!(matches!(err, StoreError::Corrupt { .. }), "{err:?}");
     }
