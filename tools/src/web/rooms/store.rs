@@ -864,42 +864,32 @@ mod tests {
 
     #[test]
     fn a_corrupt_row_is_an_error_not_a_panic() {
-        let dir = tempfile::tempdir().expect("a directory");
-        let path = dir.path().join("rooms.db");
-        let mut store = Store::open(&path).expect("a new database");
-        let room = store.create_room("", &three_seats(), "c", at(1)).expect("a room").id;
-        store.append(room, 0, "draw 566", at(2)).expect("logged");
-        let damage = |sql: &str| {
-            store.conn.execute_batch(sql).expect("damaged");
-            store.load_room(room).expect_err("refused")
-        };
-        let err = damage("UPDATE rooms SET state = 'paused'");
-        assert!(err.to_string().contains("paused"), "{err}");
-        store.conn.execute_batch("UPDATE rooms SET state = 'open'").expect("repaired");
-        let err = damage("UPDATE seats SET strategy = 'oracle' WHERE seat = 2");
-        assert!(matches!(&err, StoreError::Corrupt { what, .. } if what.contains("oracle")), "{err:?}");
-        store.conn.execute_batch("UPDATE seats SET strategy = 'search' WHERE seat = 2").expect("repaired");
-        let err = damage("UPDATE seats SET kind = 'robot' WHERE seat = 1");
-        assert!(matches!(&err, StoreError::Corrupt { what, .. } if what.contains("robot")), "{err:?}");
-        store.conn.execute_batch("UPDATE seats SET kind = 'person' WHERE seat = 1").expect("repaired");
-        let err = damage("DELETE FROM seats WHERE seat = 2");
-        assert!(matches!(&err, StoreError::Corrupt { what, .. } if what.contains("seat 3")), "{err:?}");
-        store
-            .conn
-            .execute("INSERT INTO seats VALUES (?1, 2, 'person', NULL, NULL)", [room.0])
-            .expect("repaired");
-        let err = damage("UPDATE log SET seq = 5");
-        assert!(matches!(&err, StoreError::Corrupt { what, .. } if what.contains("command 5")), "{err:?}");
-        store.conn.execute_batch("UPDATE log SET seq = 0").expect("repaired");
-        store.load_room(room).expect("whole again");
-        let err = damage("UPDATE log SET command = 'draw 1' || char(10) || 'newgame'");
-        assert!(matches!(&err, StoreError::Corrupt { what, .. } if what.contains("one line")), "{err:?}");
-        store.conn.execute_batch("UPDATE log SET command = 'draw 5 6 6'").expect("repaired");
-        let err = damage("UPDATE rooms SET updated = -1");
-        assert!(matches!(&err, StoreError::Corrupt { what, .. } if what.contains("time")), "{err:?}");
-        store.conn.execute_batch("UPDATE rooms SET updated = 2").expect("repaired");
-        let err = damage("UPDATE seats SET movetime = -5 WHERE seat = 2");
-        assert!(matches!(err, StoreError::Corrupt { .. }), "{err:?}");
+        // Each damage done to a fresh room, and what the error must name.
+        let cases = [
+            ("UPDATE rooms SET state = 'paused'", "paused"),
+            ("UPDATE seats SET strategy = 'oracle' WHERE seat = 2", "oracle"),
+            ("UPDATE seats SET kind = 'robot' WHERE seat = 1", "robot"),
+            ("UPDATE seats SET movetime = -5 WHERE seat = 2", "-5 ms"),
+            ("UPDATE seats SET strategy = NULL WHERE seat = 2", "seat 2"),
+            ("DELETE FROM seats WHERE seat = 2", "seat 3"),
+            ("DELETE FROM seats", "0 seats"),
+            ("UPDATE log SET seq = 5", "command 5"),
+            ("UPDATE log SET command = 'draw 1' || char(10) || 'newgame'", "one line"),
+            ("UPDATE rooms SET updated = -1", "a time of -1 s"),
+        ];
+        for (damage, named) in cases {
+            let dir = tempfile::tempdir().expect("a directory");
+            let mut store = open_in(&dir);
+            let room = store.create_room("", &three_seats(), "c", at(1)).expect("a room").id;
+            store.append(room, 0, "draw 5 6 6", at(2)).expect("logged");
+            store.load_room(room).expect("whole before the damage");
+            store.conn.execute_batch(damage).expect("damaged");
+            let err = store.load_room(room).expect_err("refused");
+            assert!(
+                matches!(&err, StoreError::Corrupt { what, .. } if what.contains(named)),
+                "{damage}: {err:?}"
+            );
+        }
     }
 
     #[test]
