@@ -682,16 +682,16 @@ mod tests {
         let dir = tempfile::tempdir().expect("a directory");
         let mut store = open_in(&dir);
         let room = store.create_room("players 3", &three_seats(), "c", at(10)).expect("a room").id;
-        store.append(room, 0, "draw 566", at(11)).expect("the first");
+        store.append(room, 0, "draw 5 6 6", at(11)).expect("the first");
         store.append(room, 1, "place 5@h8,6@h9,6@i9", at(12)).expect("the second");
         // The same move again after a reconnect, and one from the future: refused.
         let again = store.append(room, 1, "place 5@h8,6@h9,6@i9", at(13));
         assert!(matches!(again, Err(StoreError::OutOfOrder { expected: 2, got: 1, .. })), "{again:?}");
-        let ahead = store.append(room, 3, "draw 24", at(13));
+        let ahead = store.append(room, 3, "draw 2 4", at(13));
         assert!(matches!(ahead, Err(StoreError::OutOfOrder { expected: 2, got: 3, .. })), "{ahead:?}");
-        store.append(room, 2, "draw 24", at(14)).expect("the third");
+        store.append(room, 2, "draw 2 4", at(14)).expect("the third");
         let loaded = store.load_room(room).expect("the room");
-        assert_eq!(loaded.log, vec!["draw 566", "place 5@h8,6@h9,6@i9", "draw 24"]);
+        assert_eq!(loaded.log, vec!["draw 5 6 6", "place 5@h8,6@h9,6@i9", "draw 2 4"]);
         assert_eq!(loaded.updated, at(14));
         // Bad lines and unknown rooms.
         assert!(matches!(store.append(room, 3, "", at(15)), Err(StoreError::BadLine)));
@@ -712,7 +712,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("a directory");
         let mut store = open_in(&dir);
         let room = store.create_room("", &three_seats(), "c", at(10)).expect("a room").id;
-        store.append(room, 0, "draw 566", at(11)).expect("the first");
+        store.append(room, 0, "draw 5 6 6", at(11)).expect("the first");
         store.set_state(room, RoomState::Finished, at(12)).expect("finished");
         let late = store.append(room, 1, "place 5@h8", at(13));
         assert!(matches!(late, Err(StoreError::Closed { state: RoomState::Finished, .. })), "{late:?}");
@@ -731,14 +731,14 @@ mod tests {
         let (room, token) = {
             let mut store = Store::open(&path).expect("a new database");
             let new = store.create_room("players 3 seed 4", &three_seats(), "c", at(10)).expect("a room");
-            for (seq, command) in ["draw 566", "place 5@h8,6@h9,6@i9", "draw 24"].into_iter().enumerate() {
+            for (seq, command) in ["draw 5 6 6", "place 5@h8,6@h9,6@i9", "draw 2 4"].into_iter().enumerate() {
                 store.append(new.id, seq as u64, command, at(20 + seq as u64)).expect("logged");
             }
             (new.id, new.seats[1].1.clone())
         };
         let mut store = Store::open(&path).expect("the same database");
         let loaded = store.load_room(room).expect("the room");
-        assert_eq!(loaded.log, vec!["draw 566", "place 5@h8,6@h9,6@i9", "draw 24"]);
+        assert_eq!(loaded.log, vec!["draw 5 6 6", "place 5@h8,6@h9,6@i9", "draw 2 4"]);
         assert_eq!(loaded.newgame, "players 3 seed 4");
         assert_eq!(loaded.table.seats, three_seats());
         assert_eq!(
@@ -920,7 +920,7 @@ mod tests {
         let mut store = open_in(&dir);
         let mut make = |state: RoomState, updated: u64| {
             let new = store.create_room("", &[SeatKind::Person], "c", at(1)).expect("a room");
-            store.append(new.id, 0, "draw 566", at(1)).expect("logged");
+            store.append(new.id, 0, "draw 5 6 6", at(1)).expect("logged");
             store.set_state(new.id, state, at(updated)).expect("set");
             new
         };
