@@ -478,8 +478,9 @@ impl Store {
         })
     }
 
-    /// Whom `token` lets in, if anyone: the seat or the watchers of a room. It is looked up by
-    /// its hash, and the hash found is compared again in constant time.
+    /// Whom `token` lets in, if anyone: the seat or the watchers of a room, whatever the room's
+    /// state (a finished game can still be looked at). It is looked up by its hash, and the hash
+    /// found is compared again in constant time.
     ///
     /// # Errors
     /// A row that breaks the schema's rules, or SQLite.
