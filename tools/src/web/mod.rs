@@ -22,6 +22,7 @@ pub mod client;
 mod clients;
 mod engine;
 mod origin;
+pub mod rooms;
 mod session;
 
 use std::future::Future;
