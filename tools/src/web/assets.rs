@@ -10,6 +10,16 @@ pub struct Asset {
 
 const JS: &str = "text/javascript; charset=utf-8";
 
+/// A script of the page, served at `/<path>` from `tools/web/<path>`.
+macro_rules! script {
+    ($path:literal) => {
+        (
+            concat!("/", $path),
+            Asset { file: $path, content_type: JS, body: include_bytes!(concat!("../../web/", $path)) },
+        )
+    };
+}
+
 /// Every file, by its URL path.
 const FILES: &[(&str, Asset)] = &[
     (
@@ -28,110 +38,31 @@ const FILES: &[(&str, Asset)] = &[
             body: include_bytes!("../../web/style.css"),
         },
     ),
-    (
-        "/js/protocol.js",
-        Asset { file: "js/protocol.js", content_type: JS, body: include_bytes!("../../web/js/protocol.js") },
-    ),
-    (
-        "/js/parse.js",
-        Asset { file: "js/parse.js", content_type: JS, body: include_bytes!("../../web/js/parse.js") },
-    ),
-    (
-        "/js/board.js",
-        Asset { file: "js/board.js", content_type: JS, body: include_bytes!("../../web/js/board.js") },
-    ),
-    (
-        "/js/sheets.js",
-        Asset { file: "js/sheets.js", content_type: JS, body: include_bytes!("../../web/js/sheets.js") },
-    ),
-    (
-        "/js/dialog.js",
-        Asset { file: "js/dialog.js", content_type: JS, body: include_bytes!("../../web/js/dialog.js") },
-    ),
-    (
-        "/js/review.js",
-        Asset { file: "js/review.js", content_type: JS, body: include_bytes!("../../web/js/review.js") },
-    ),
-    (
-        "/js/app.js",
-        Asset { file: "js/app.js", content_type: JS, body: include_bytes!("../../web/js/app.js") },
-    ),
-    (
-        "/js/state.js",
-        Asset { file: "js/state.js", content_type: JS, body: include_bytes!("../../web/js/state.js") },
-    ),
-    (
-        "/js/view.js",
-        Asset { file: "js/view.js", content_type: JS, body: include_bytes!("../../web/js/view.js") },
-    ),
-    (
-        "/js/announce.js",
-        Asset { file: "js/announce.js", content_type: JS, body: include_bytes!("../../web/js/announce.js") },
-    ),
-    (
-        "/js/errors.js",
-        Asset { file: "js/errors.js", content_type: JS, body: include_bytes!("../../web/js/errors.js") },
-    ),
-    (
-        "/js/focus.js",
-        Asset { file: "js/focus.js", content_type: JS, body: include_bytes!("../../web/js/focus.js") },
-    ),
-    (
-        "/js/dialogs.js",
-        Asset { file: "js/dialogs.js", content_type: JS, body: include_bytes!("../../web/js/dialogs.js") },
-    ),
-    (
-        "/js/zoom.js",
-        Asset { file: "js/zoom.js", content_type: JS, body: include_bytes!("../../web/js/zoom.js") },
-    ),
-    (
-        "/js/connection.js",
-        Asset {
-            file: "js/connection.js",
-            content_type: JS,
-            body: include_bytes!("../../web/js/connection.js"),
-        },
-    ),
-    (
-        "/js/turn.js",
-        Asset { file: "js/turn.js", content_type: JS, body: include_bytes!("../../web/js/turn.js") },
-    ),
-    (
-        "/js/seats.js",
-        Asset { file: "js/seats.js", content_type: JS, body: include_bytes!("../../web/js/seats.js") },
-    ),
-    (
-        "/js/table.js",
-        Asset { file: "js/table.js", content_type: JS, body: include_bytes!("../../web/js/table.js") },
-    ),
-    (
-        "/js/saved.js",
-        Asset { file: "js/saved.js", content_type: JS, body: include_bytes!("../../web/js/saved.js") },
-    ),
-    (
-        "/js/i18n.js",
-        Asset { file: "js/i18n.js", content_type: JS, body: include_bytes!("../../web/js/i18n.js") },
-    ),
-    (
-        "/js/words.js",
-        Asset { file: "js/words.js", content_type: JS, body: include_bytes!("../../web/js/words.js") },
-    ),
-    (
-        "/i18n/en.js",
-        Asset { file: "i18n/en.js", content_type: JS, body: include_bytes!("../../web/i18n/en.js") },
-    ),
-    (
-        "/i18n/de.js",
-        Asset { file: "i18n/de.js", content_type: JS, body: include_bytes!("../../web/i18n/de.js") },
-    ),
-    (
-        "/i18n/cs.js",
-        Asset { file: "i18n/cs.js", content_type: JS, body: include_bytes!("../../web/i18n/cs.js") },
-    ),
-    (
-        "/i18n/hu.js",
-        Asset { file: "i18n/hu.js", content_type: JS, body: include_bytes!("../../web/i18n/hu.js") },
-    ),
+    script!("js/protocol.js"),
+    script!("js/parse.js"),
+    script!("js/board.js"),
+    script!("js/sheets.js"),
+    script!("js/dialog.js"),
+    script!("js/review.js"),
+    script!("js/app.js"),
+    script!("js/state.js"),
+    script!("js/view.js"),
+    script!("js/announce.js"),
+    script!("js/errors.js"),
+    script!("js/focus.js"),
+    script!("js/dialogs.js"),
+    script!("js/zoom.js"),
+    script!("js/connection.js"),
+    script!("js/turn.js"),
+    script!("js/seats.js"),
+    script!("js/table.js"),
+    script!("js/saved.js"),
+    script!("js/i18n.js"),
+    script!("js/words.js"),
+    script!("i18n/en.js"),
+    script!("i18n/de.js"),
+    script!("i18n/cs.js"),
+    script!("i18n/hu.js"),
     (
         "/favicon.ico",
         Asset {
