@@ -57,6 +57,7 @@ const FILES: &[(&str, Asset)] = &[
     script!("js/seats.js"),
     script!("js/table.js"),
     script!("js/saved.js"),
+    script!("js/download.js"),
     script!("js/i18n.js"),
     script!("js/words.js"),
     script!("i18n/en.js"),

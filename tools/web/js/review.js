@@ -14,6 +14,7 @@ import { renderSheets } from './sheets.js';
 import { t, num, setRolled, translateStatic } from './i18n.js';
 import { ConnectionClosed } from './protocol.js';
 import { moveWords } from './words.js';
+import { offerFile } from './download.js';
 
 const $ = (sel) => document.querySelector(sel);
 const SVG = 'http://www.w3.org/2000/svg';
@@ -799,14 +800,8 @@ export class Review {
     $('#review-run').addEventListener('click', () => this.act(() => this.analyse()));
     $('#review-stop').addEventListener('click', () => this.act(() => this.stop()));
     $('#review-save').addEventListener('click', () => {
-      const blob = new Blob([`${this.json()}\n`], { type: 'application/json' });
-      const a = document.createElement('a');
-      a.href = URL.createObjectURL(blob);
-      a.download = `zatre-review-${this.game ? this.game.turns.length : 0}.json`;
-      document.body.appendChild(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+      const name = `zatre-review-${this.game ? this.game.turns.length : 0}.json`;
+      offerFile(`${this.json()}\n`, 'application/json', name);
     });
     $('#review-close').addEventListener('click', () => this.act(() => this.close()));
     $('#review-first').addEventListener('click', () => this.goTo(0));

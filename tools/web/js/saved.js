@@ -4,6 +4,7 @@
 import { newSeat } from './dialog.js';
 import { t } from './i18n.js';
 import { PageError } from './errors.js';
+import { offerFile } from './download.js';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -86,13 +87,6 @@ export async function copySaved(st) {
 
 /** Downloads the saved line as a file named for the variant and the turn. */
 export function downloadSaved(st) {
-  const blob = new Blob([`${savedText(st)}\n`], { type: 'text/plain' });
-  const a = document.createElement('a');
-  a.href = URL.createObjectURL(blob);
   const s = st.status;
-  a.download = `zatre-${st.position ? st.position.variant : 'game'}-${s ? s.turn : 0}.txt`;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  offerFile(`${savedText(st)}\n`, 'text/plain', `zatre-${st.position ? st.position.variant : 'game'}-${s ? s.turn : 0}.txt`);
 }
