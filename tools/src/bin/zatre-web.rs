@@ -9,8 +9,9 @@ use std::net::IpAddr;
 use std::time::Duration;
 
 use clap::{CommandFactory, Parser};
+use zatre_tools::web::rooms::{RoomsConfig, Store};
 use zatre_tools::web::{
-    bind, connections_within, serve, CommandLimits, Config, HostName, PageLimits, PublicOrigin,
+    bind, connections_within, serve_with_rooms, CommandLimits, Config, HostName, PageLimits, PublicOrigin,
 };
 
 /// The zatre board in the browser: open the address it prints and play.
@@ -90,6 +91,27 @@ struct Cli {
     /// --max-engines-per-client; repeatable.
     #[arg(long, value_name = "IP")]
     trusted_proxy: Vec<IpAddr>,
+    /// The rooms' SQLite file, created if missing: games played by people on their own devices
+    /// through links (docs/rooms.md). Without it the server runs no rooms. A file that cannot be
+    /// opened or written stops the start.
+    #[arg(long, value_name = "PATH")]
+    rooms: Option<std::path::PathBuf>,
+    /// Days a finished or abandoned room is kept before it is removed; an open room without a
+    /// move for as long counts as abandoned. Checked at the start and hourly.
+    #[arg(long, value_name = "DAYS", default_value_t = 7, value_parser = clap::value_parser!(u64).range(1..=3650))]
+    room_days: u64,
+    /// At most this many rooms made by one client in an hour (HTTP 429 beyond).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=100000))]
+    max_rooms_per_client_hour: u64,
+    /// At most this many open rooms in the database (HTTP 503 beyond).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    max_rooms: u64,
+    /// At most this many people's sockets connected to one room (close code 4022 beyond).
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    max_room_people: u32,
+    /// At most this many watchers' sockets connected to one room (close code 4022 beyond).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=10000))]
+    max_room_watchers: u32,
 }
 
 fn main() -> ExitCode {
@@ -137,6 +159,27 @@ fn main() -> ExitCode {
             open_file_limit()
         );
     }
+    let rooms = match &cli.rooms {
+        None => None,
+        Some(path) => match Store::open(path) {
+            Ok(store) => Some((
+                store,
+                RoomsConfig {
+                    path: path.clone(),
+                    keep: Duration::from_secs(cli.room_days * 86_400),
+                    per_client_hour: cli.max_rooms_per_client_hour,
+                    max_open: cli.max_rooms,
+                    max_people: cli.max_room_people as usize,
+                    max_watchers: cli.max_room_watchers as usize,
+                    max_movetime: cli.max_movetime,
+                },
+            )),
+            Err(e) => {
+                eprintln!("zatre-web: {e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
     let config = Config {
         engine,
         max_engines,
@@ -186,7 +229,10 @@ fn main() -> ExitCode {
         for o in &config.public_origins {
             log::info!("public origin: {o}");
         }
-        match serve(listener, config, stop_signal()).await {
+        if let Some((_, r)) = &rooms {
+            log::info!("rooms database: {}", r.path.display());
+        }
+        match serve_with_rooms(listener, config, rooms, stop_signal()).await {
             Ok(()) => {
                 eprintln!("zatre-web: stopped");
                 ExitCode::SUCCESS

@@ -35,7 +35,7 @@ use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{FromRequestParts, Request, State};
 use axum::http::{header, HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::Router;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
@@ -105,6 +105,8 @@ pub fn connections_within(wanted: usize, max_engines: usize, open_files: u64) ->
 
 /// What every connection shares.
 struct Shared {
+    /// The rooms, when the server runs them (`--rooms`).
+    rooms: Option<(Arc<rooms::Service>, rooms::RoomsConfig)>,
     config: Config,
     origins: Origins,
     slots: Arc<Semaphore>,
@@ -131,19 +133,55 @@ pub async fn serve(
     config: Config,
     stop: impl Future<Output = ()> + Send,
 ) -> io::Result<()> {
+    serve_with_rooms(listener, config, None, stop).await
+}
+
+/// [`serve`], and with `rooms` (an open database and its flags) the rooms too: `POST /rooms`,
+/// `GET /room/<id>` (the page) and `GET /room/<id>/ws`; their expiry runs at the start and
+/// hourly.
+///
+/// # Errors
+/// When the listener fails.
+pub async fn serve_with_rooms(
+    listener: TcpListener,
+    config: Config,
+    rooms: Option<(rooms::Store, rooms::RoomsConfig)>,
+    stop: impl Future<Output = ()> + Send,
+) -> io::Result<()> {
     let addr: SocketAddr = listener.local_addr()?;
     let groups: engine::Groups = Arc::new(Mutex::new(Default::default()));
     let max_connections = config.max_connections;
     let header_timeout = config.header_timeout;
+    let slots = Arc::new(Semaphore::new(config.max_engines));
+    let rooms = rooms.map(|(store, rooms_config)| {
+        let service = Arc::new(rooms::Service {
+            store: Arc::new(Mutex::new(store)),
+            engine: config.engine.clone(),
+            groups: groups.clone(),
+            slots: slots.clone(),
+            max_people: rooms_config.max_people,
+            max_watchers: rooms_config.max_watchers,
+            active: Mutex::new(Default::default()),
+        });
+        tokio::spawn(expire_rooms(service.clone(), rooms_config.keep));
+        (service, rooms_config)
+    });
     let shared = Arc::new(Shared {
-        slots: Arc::new(Semaphore::new(config.max_engines)),
+        rooms,
+        slots,
         clients: clients::Clients::default(),
         connects: clients::Connects::new(config.max_connects_per_minute),
         origins: Origins::new(addr, config.public_origins.clone(), config.allow_hosts.clone()),
         config,
         groups: groups.clone(),
     });
-    let app = Router::new().route("/ws", get(websocket)).fallback(get(asset)).with_state(shared);
+    let app = Router::new()
+        .route("/ws", get(websocket))
+        .route("/rooms", post(create_room))
+        .route("/room/{id}", get(room_page))
+        .route("/room/{id}/ws", get(room_websocket))
+        .fallback(get(asset))
+        .with_state(shared);
     let accept = accept::serve(listener, app, max_connections, header_timeout);
     tokio::select! {
         () = accept => {},
@@ -151,6 +189,100 @@ pub async fn serve(
     }
     engine::kill_all(&groups);
     Ok(())
+}
+
+/// Marks idle open rooms abandoned and removes the finished and abandoned ones older than
+/// `keep`, now and every hour.
+async fn expire_rooms(service: Arc<rooms::Service>, keep: Duration) {
+    let mut every = tokio::time::interval(Duration::from_secs(3600));
+    loop {
+        every.tick().await;
+        let now = std::time::SystemTime::now();
+        let before = now.checked_sub(keep).unwrap_or(std::time::UNIX_EPOCH);
+        let mut store = service.store.lock().unwrap_or_else(|p| p.into_inner());
+        match store.abandon_idle(before, now).and_then(|a| Ok((a, store.expire(before)?))) {
+            Ok((0, 0)) => {}
+            Ok((abandoned, removed)) => {
+                log::info!("rooms: {abandoned} idle room(s) abandoned, {removed} old room(s) removed")
+            }
+            Err(e) => log::error!("rooms: expiry failed: {e}"),
+        }
+    }
+}
+
+/// The origin check of a page's request (a WebSocket or a `POST /rooms`): the refusal, logged.
+fn refuse_origin(shared: &Shared, headers: &HeaderMap, name: &str, what: &str) -> Option<Response> {
+    let values = |h| headers.get_all(h).iter().map(|v| v.as_bytes()).collect::<Vec<_>>();
+    let why = shared.origins.check(&values(header::ORIGIN), &values(header::HOST)).err()?;
+    // Headers are the client's words: the log repeats a bounded piece of them.
+    let shown = |h| allowlist::echo(&String::from_utf8_lossy(&values(h).join(&b", "[..])));
+    log::warn!("{name}: refused {what}: {why} (origin {:?}, host {:?})", shown(header::ORIGIN), shown(header::HOST));
+    Some((StatusCode::FORBIDDEN, format!("forbidden: {why}\n")).into_response())
+}
+
+/// `POST /rooms`: a new room, for the pages the operator serves only.
+async fn create_room(State(shared): State<Arc<Shared>>, request: Request) -> Response {
+    let Some((service, rooms_config)) = &shared.rooms else {
+        return (StatusCode::NOT_FOUND, "this server runs no rooms (zatre-web --rooms)\n").into_response();
+    };
+    let (parts, body) = request.into_parts();
+    let Some(peer) = parts.extensions.get::<Peer>().cloned() else {
+        return (StatusCode::INTERNAL_SERVER_ERROR, "no peer\n").into_response();
+    };
+    let (client, name) = client_of(peer.addr(), &parts.headers, &shared.config.trusted_proxies);
+    if let Some(refused) = refuse_origin(&shared, &parts.headers, &name, "a new room") {
+        return refused;
+    }
+    let body = match axum::body::to_bytes(body, rooms::MAX_BODY).await {
+        Ok(b) => b,
+        Err(_) => {
+            let why = format!("a room's request is at most {} bytes\n", rooms::MAX_BODY);
+            return (StatusCode::PAYLOAD_TOO_LARGE, why).into_response();
+        }
+    };
+    let key = clients::client_key(client).to_string();
+    rooms::create(service, rooms_config, key, &body).await
+}
+
+/// `GET /room/<id>`: the board page, which reads the token from the link's fragment.
+async fn room_page() -> Response {
+    asset(Uri::from_static("/")).await
+}
+
+/// `GET /room/<id>/ws`: a seat's or a watcher's socket.
+async fn room_websocket(
+    State(shared): State<Arc<Shared>>,
+    axum::extract::Path(id): axum::extract::Path<String>,
+    request: Request,
+) -> Response {
+    let Some((service, _)) = &shared.rooms else {
+        return (StatusCode::NOT_FOUND, "this server runs no rooms (zatre-web --rooms)\n").into_response();
+    };
+    let Some(room) = id.parse::<i64>().ok().filter(|&n| n > 0).map(rooms::RoomId) else {
+        return (StatusCode::NOT_FOUND, "no such room\n").into_response();
+    };
+    let (mut parts, _body) = request.into_parts();
+    let Some(peer) = parts.extensions.get::<Peer>().cloned() else {
+        return (StatusCode::INTERNAL_SERVER_ERROR, "no peer\n").into_response();
+    };
+    let (client, name) = client_of(peer.addr(), &parts.headers, &shared.config.trusted_proxies);
+    if shared.connects.take(client, std::time::Instant::now()) != clients::Connect::Allowed {
+        let most = shared.config.max_connects_per_minute;
+        let why = format!("too many connections: more than {most} a minute from this client\n");
+        return (StatusCode::TOO_MANY_REQUESTS, why).into_response();
+    }
+    if let Some(refused) = refuse_origin(&shared, &parts.headers, &name, "a room's WebSocket") {
+        return refused;
+    }
+    let upgrade = match WebSocketUpgrade::from_request_parts(&mut parts, &shared).await {
+        Ok(u) => u,
+        Err(rejection) => return rejection.into_response(),
+    };
+    let service = service.clone();
+    upgrade.max_message_size(MAX_LINE + 1).max_frame_size(MAX_LINE + 1).on_upgrade(move |socket| async move {
+        rooms::socket(service, room, socket, name).await;
+        drop(peer);
+    })
 }
 
 /// Who a connection is: the client's address (the peer's, or the one a trusted proxy forwards
@@ -193,16 +325,8 @@ async fn websocket(State(shared): State<Arc<Shared>>, request: Request) -> Respo
         let why = format!("too many connections: more than {most} a minute from this client\n");
         return (StatusCode::TOO_MANY_REQUESTS, why).into_response();
     }
-    let values = |h| parts.headers.get_all(h).iter().map(|v| v.as_bytes()).collect::<Vec<_>>();
-    if let Err(why) = shared.origins.check(&values(header::ORIGIN), &values(header::HOST)) {
-        // Headers are the client's words: the log repeats a bounded piece of them.
-        let shown = |h| allowlist::echo(&String::from_utf8_lossy(&values(h).join(&b", "[..])));
-        log::warn!(
-            "{name}: refused a WebSocket: {why} (origin {:?}, host {:?})",
-            shown(header::ORIGIN),
-            shown(header::HOST)
-        );
-        return (StatusCode::FORBIDDEN, format!("forbidden: {why}\n")).into_response();
+    if let Some(refused) = refuse_origin(&shared, &parts.headers, &name, "a WebSocket") {
+        return refused;
     }
     let upgrade = match WebSocketUpgrade::from_request_parts(&mut parts, &shared).await {
         Ok(u) => u,

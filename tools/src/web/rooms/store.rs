@@ -566,6 +566,18 @@ impl Store {
         Ok(())
     }
 
+    /// Marks the open rooms last changed before `older_than` abandoned (changed `now`), so that
+    /// [`Store::expire`] removes them in their turn. Returns how many rooms it marked.
+    ///
+    /// # Errors
+    /// SQLite.
+    pub fn abandon_idle(&mut self, older_than: SystemTime, now: SystemTime) -> Result<usize, StoreError> {
+        Ok(self.conn.execute(
+            "UPDATE rooms SET state = 'abandoned', updated = ?2 WHERE state = 'open' AND updated < ?1",
+            params![seconds(older_than), seconds(now)],
+        )?)
+    }
+
     /// Removes the finished and abandoned rooms last changed before `older_than`, with their
     /// seats, tokens and logs; open rooms stay. Returns how many rooms were removed.
     ///
