@@ -14,5 +14,6 @@ mod webdriver;
 mod browser;
 mod nginx;
 mod review_browser;
+mod rooms;
 mod table_browser;
 mod web_bridge;

@@ -1,0 +1,391 @@
+//! Rooms in `zatre-web` through real processes and WebSocket clients: a room made by `POST /rooms`
+//! with two people and the computer, played to its end by the two people's sockets, each moving
+//! on its turn only; bad links refused; a `kill -9` of the server mid-game and a restart on the
+//! same database losing no move and playing none twice; and every frame a seat or a watcher got
+//! checked against the true game (the log replayed into an engine of the test's own): never
+//! another seat's face-down tiles, never the bag's count per value.
+
+use crate::bridge_process;
+use crate::engine_path;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tungstenite::client::IntoClientRequest;
+use tungstenite::stream::MaybeTlsStream;
+use tungstenite::Message;
+use zatre_tools::web::rooms::{view_line, RoomId, Store, Viewer};
+
+use bridge_process::{expect_close, Bridge, Socket};
+use engine_path::{engine, BRIDGE};
+
+/// A `POST /rooms` with the page's origin: (status code, body).
+fn post_room(bridge: &Bridge, origin: Option<&str>, body: &str) -> (u16, String) {
+    let mut s = TcpStream::connect(&bridge.addr).expect("connects");
+    let origin = origin.map(|o| format!("Origin: {o}\r\n")).unwrap_or_default();
+    write!(
+        s,
+        "POST /rooms HTTP/1.1\r\nHost: {}\r\n{origin}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        bridge.addr,
+        body.len()
+    )
+    .expect("writes");
+    let mut text = String::new();
+    s.read_to_string(&mut text).expect("reads");
+    let code = text.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    (code, text.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default())
+}
+
+/// A socket of room `room`, the page's origin, reads timing out after `timeout`.
+fn room_socket(bridge: &Bridge, room: i64, timeout: Duration) -> Socket {
+    let mut request = format!("ws://{}/room/{room}/ws", bridge.addr).into_client_request().expect("a request");
+    request.headers_mut().insert("Origin", bridge.origin().parse().expect("a header value"));
+    let (mut socket, _) = tungstenite::connect(request).expect("the room's socket opens");
+    if let MaybeTlsStream::Plain(s) = socket.get_mut() {
+        s.set_read_timeout(Some(timeout)).expect("a timeout");
+    }
+    socket
+}
+
+fn start(db: &Path) -> Bridge {
+    let db = db.display().to_string();
+    Bridge::start(&engine().display().to_string(), &["--rooms", &db, "--max-engines", "6"])
+}
+
+/// The engine of the test, which knows the true game: the room's log replayed into it.
+struct Truth {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Truth {
+    fn new(newgame: &str) -> Truth {
+        let mut child = Command::new(engine())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the engine starts");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut truth = Truth { child, stdin, stdout };
+        truth.ask(&format!("newgame {newgame}"));
+        truth
+    }
+
+    /// The first line of the answer, which must be a success.
+    fn ask(&mut self, command: &str) -> String {
+        writeln!(self.stdin, "{command}").expect("writes");
+        let mut first = String::new();
+        loop {
+            let mut line = String::new();
+            self.stdout.read_line(&mut line).expect("reads");
+            let line = line.trim_end().to_string();
+            if line.is_empty() {
+                break;
+            }
+            if first.is_empty() && !line.starts_with("info ") {
+                first = line;
+            }
+        }
+        assert!(first.starts_with('='), "`{command}`: {first}");
+        first.trim_start_matches('=').trim_start().to_string()
+    }
+}
+
+impl Drop for Truth {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One socket of the room and every frame it got.
+struct Client {
+    viewer: Viewer,
+    ws: Socket,
+    frames: Vec<Value>,
+}
+
+impl Client {
+    fn join(bridge: &Bridge, room: i64, viewer: Viewer, link: &str) -> Client {
+        let token = link.split_once('#').expect("a fragment").1.to_string();
+        assert!(link.starts_with(&format!("/room/{room}#")), "{link}");
+        let mut ws = room_socket(bridge, room, Duration::from_millis(30));
+        ws.send(Message::text(format!("join {token}"))).expect("sends");
+        let mut client = Client { viewer, ws, frames: Vec::new() };
+        let welcome = client.wait(0, |f| f["kind"] == "welcome");
+        let seat = match viewer {
+            Viewer::Seat(s) => Value::from(s),
+            Viewer::Watcher => Value::Null,
+        };
+        assert_eq!(welcome["seat"], seat, "{welcome}");
+        client.wait(0, |f| f["kind"] == "view");
+        client
+    }
+
+    /// Reads what has come, without waiting.
+    fn pump(&mut self) {
+        loop {
+            match self.ws.read() {
+                Ok(Message::Text(t)) => {
+                    self.frames.push(serde_json::from_str(&t).unwrap_or_else(|e| panic!("{e}: {t}")))
+                }
+                Ok(Message::Close(frame)) => panic!("{:?} closed: {frame:?}", self.viewer),
+                Ok(_) => {}
+                Err(tungstenite::Error::Io(e))
+                    if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) =>
+                {
+                    return
+                }
+                Err(e) => panic!("{:?}: the socket failed: {e}", self.viewer),
+            }
+        }
+    }
+
+    /// Waits for a frame that `want` takes, from frame `from` on.
+    fn wait(&mut self, from: usize, want: impl Fn(&Value) -> bool) -> Value {
+        let until = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(f) = self.frames[from..].iter().find(|f| want(f)) {
+                return f.clone();
+            }
+            assert!(Instant::now() < until, "{:?} waited in vain; got {:?}", self.viewer, &self.frames[from..]);
+            self.pump();
+        }
+    }
+
+    fn last_view(&self) -> Option<&Value> {
+        self.frames.iter().rev().find(|f| f["kind"] == "view")
+    }
+
+    fn send(&mut self, text: &str) {
+        self.ws.send(Message::text(text)).expect("sends");
+    }
+
+    /// Sends `text` and waits for its refusal: nothing else changes.
+    fn refused(&mut self, text: &str, words: &str) {
+        let seq = self.last_view().map(|v| v["seq"].clone());
+        let from = self.frames.len();
+        self.send(text);
+        let refusal = self.wait(from, |f| f["kind"] == "refused");
+        let reason = refusal["reason"].as_str().unwrap_or_default();
+        assert!(reason.contains(words), "{text}: {reason}");
+        assert_eq!(self.last_view().map(|v| v["seq"].clone()), seq, "a refusal changes nothing");
+    }
+}
+
+fn field<'a>(line: &'a str, key: &str) -> &'a str {
+    line.split(' ').find_map(|t| t.strip_prefix(key)?.strip_prefix('=')).unwrap_or_else(|| panic!("{key}: {line}"))
+}
+
+const ROOM: &str = r#"{"newgame":"players 3 rounds=2","seats":[{"kind":"person"},{"kind":"computer","strategy":"greedy","movetime":20},{"kind":"person"}]}"#;
+
+fn room_log(db: &Path, room: i64) -> Vec<String> {
+    Store::open(db).expect("the database").load_room(RoomId(room)).expect("the room").log
+}
+
+#[test]
+fn a_room_is_played_to_its_end_through_a_kill_and_no_frame_shows_hidden_tiles() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let db = dir.path().join("rooms.db");
+    let mut bridge = start(&db);
+    // Another site's page, and bodies the server cannot take: refused, nothing made.
+    assert_eq!(post_room(&bridge, Some("http://evil.example"), ROOM).0, 403);
+    for (body, words) in [
+        ("{", "not a room's JSON"),
+        (r#"{"newgame":"players 3 seed 7","seats":[{"kind":"person"},{"kind":"person"},{"kind":"person"}]}"#, "seed"),
+        (r#"{"newgame":"players 3","seats":[{"kind":"person"}]}"#, "one seat per player"),
+        (r#"{"newgame":"players 2","seats":[{"kind":"person"},{"kind":"computer","strategy":"genius","movetime":1}]}"#, "genius"),
+        (r#"{"newgame":"players 2 colour=red","seats":[{"kind":"person"},{"kind":"person"}]}"#, "newgame"),
+    ] {
+        let (code, answer) = post_room(&bridge, Some(&bridge.origin()), body);
+        assert_eq!(code, 400, "{body}: {answer}");
+        assert!(answer.contains(words), "{body}: {answer}");
+    }
+    let (code, answer) = post_room(&bridge, Some(&bridge.origin()), ROOM);
+    assert_eq!(code, 201, "{answer}");
+    let made: Value = serde_json::from_str(&answer).expect("JSON");
+    let room = made["room"].as_i64().expect("a room id");
+    assert_eq!(room_log(&db, room).len(), 0);
+    let links: Vec<(u8, String)> = made["seats"]
+        .as_array()
+        .expect("seats")
+        .iter()
+        .map(|s| (s["seat"].as_u64().expect("a seat") as u8, s["link"].as_str().expect("a link").to_string()))
+        .collect();
+    assert_eq!(links.iter().map(|(s, _)| *s).collect::<Vec<_>>(), vec![1, 3], "a link per person");
+    let watchers = made["watchers"].as_str().expect("a watchers' link").to_string();
+
+    // Bad links: a wrong token, another room's number, no join. All get the same refusal.
+    let bad = "refused: this link is not valid";
+    for (path_room, first) in [
+        (room, format!("join {}", "ab".repeat(24))),
+        (room + 1000, format!("join {}", links[0].1.split_once('#').expect("#").1)),
+        (room, "join nonsense".to_string()),
+    ] {
+        let mut ws = room_socket(&bridge, path_room, Duration::from_secs(20));
+        ws.send(Message::text(first)).expect("sends");
+        expect_close(&mut ws, 4020, bad);
+    }
+    let mut ws = room_socket(&bridge, room, Duration::from_secs(20));
+    ws.send(Message::text("place 5@h8")).expect("sends");
+    expect_close(&mut ws, 4021, "join <token>");
+    assert!(!bridge.stderr().contains(&"ab".repeat(24)), "no token in the log");
+
+    let join_all = |bridge: &Bridge| -> Vec<Client> {
+        vec![
+            Client::join(bridge, room, Viewer::Seat(1), &links[0].1),
+            Client::join(bridge, room, Viewer::Seat(3), &links[1].1),
+            Client::join(bridge, room, Viewer::Watcher, &watchers),
+        ]
+    };
+    let mut clients = join_all(&bridge);
+    let mut frames: Vec<(Viewer, Value)> = Vec::new();
+    let mut person_moves = 0;
+    let mut killed = false;
+    let mut last_move: Option<(usize, String)> = None;
+    let started = Instant::now();
+    loop {
+        assert!(started.elapsed() < Duration::from_secs(40), "the game takes too long");
+        for c in clients.iter_mut() {
+            c.pump();
+        }
+        let over = clients.iter().all(|c| c.last_view().is_some_and(|v| v["phase"] == "over"));
+        if over {
+            break;
+        }
+        let Some(mover) = clients.iter().position(|c| c.last_view().is_some_and(|v| v["yours"] == true)) else {
+            std::thread::sleep(Duration::from_millis(10));
+            continue;
+        };
+        let view = clients[mover].last_view().expect("a view").clone();
+        // Everyone else has the same view number first: the turn is the mover's for all.
+        let seq = view["seq"].clone();
+        for c in clients.iter_mut() {
+            c.wait(0, |f| f["kind"] == "view" && f["seq"] == seq);
+        }
+        let log = room_log(&db, room);
+        assert_eq!(Some(log.len() as u64), seq.as_u64(), "what a socket sees is in the log");
+        let mut truth = Truth::new("players 3 rounds=2");
+        for command in &log {
+            truth.ask(command);
+        }
+        truth.ask("setoption name Strategy value greedy");
+        let best = truth.ask("go movetime 20");
+        let mv = best.split(' ').nth(1).expect("a best move").to_string();
+        // The other person and the watcher cannot move now; a seat sends only moves.
+        let other = 1 - mover;
+        let to_move = view["tomove"].as_u64().expect("tomove");
+        clients[other].refused(&format!("place {mv}"), &format!("seat {to_move}'s turn"));
+        clients[other].refused("pass", "turn");
+        clients[2].refused("pass", "a watcher cannot move");
+        clients[mover].refused("draw 1 2 3", "place <move>");
+        clients[mover].refused("place 5@h8;quit", "a move is");
+        if let Some((seat, again)) = last_move.take().filter(|_| killed) {
+            // After the restart the move before it, sent again, is not played twice.
+            clients[seat].refused(again.as_str(), "turn");
+        }
+        clients[mover].send(&format!("place {mv}"));
+        person_moves += 1;
+        let next = seq.as_u64().expect("a number") + 1;
+        clients[mover].wait(0, |f| f["kind"] == "view" && f["seq"].as_u64() >= Some(next));
+        last_move = Some((mover, format!("place {mv}")));
+        if person_moves == 2 && !killed {
+            // Everything anyone saw, and then kill -9 and a restart on the same database.
+            for c in clients.iter_mut() {
+                c.pump();
+            }
+            let seen = clients.iter().flat_map(|c| &c.frames).filter_map(|f| f["seq"].as_u64()).max();
+            let before = room_log(&db, room);
+            bridge.child.kill().expect("kill -9");
+            let _ = bridge.child.wait();
+            for c in clients.drain(..) {
+                frames.extend(c.frames.into_iter().map(|f| (c.viewer, f)));
+            }
+            bridge = start(&db);
+            clients = join_all(&bridge);
+            let after = room_log(&db, room);
+            assert!(after.len() >= before.len() && after[..before.len()] == before[..], "no move lost");
+            for c in &clients {
+                let back = c.last_view().expect("a view")["seq"].as_u64();
+                assert!(back >= seen, "{:?} is back at {back:?}, it had seen {seen:?}", c.viewer);
+            }
+            killed = true;
+        }
+    }
+    assert!(killed && person_moves >= 3, "{person_moves} moves of people");
+    for c in clients.drain(..) {
+        frames.extend(c.frames.into_iter().map(|f| (c.viewer, f)));
+    }
+
+    // Every view against the true game at its number.
+    let log = room_log(&db, room);
+    let mut truth = Truth::new("players 3 rounds=2");
+    let mut lines = vec![truth.ask("position")];
+    for command in &log {
+        assert!(command.starts_with("draw") || command.starts_with("place "), "{command}");
+        truth.ask(command);
+        lines.push(truth.ask("position"));
+    }
+    assert_eq!(field(lines.last().expect("a line"), "phase"), "over");
+    let mut views = 0;
+    let mut hidden = 0;
+    for (viewer, frame) in &frames {
+        let text = frame.to_string();
+        if frame["kind"] != "view" {
+            continue;
+        }
+        let seq = frame["seq"].as_u64().expect("seq") as usize;
+        let real = &lines[seq];
+        let shown = frame["position"].as_str().expect("a position");
+        assert_eq!(shown, view_line(real, *viewer).expect("a view"), "{viewer:?} at {seq}");
+        // And by itself: no hand but the viewer's while the game is on, the bag as one count.
+        let over = field(real, "phase") == "over";
+        for (i, (hand, seen)) in field(real, "hands").split('/').zip(field(shown, "hands").split('/')).enumerate() {
+            if !over && *viewer != Viewer::Seat(i as u8 + 1) && hand != "-" {
+                assert_eq!(seen, "?".repeat(hand.len()), "{viewer:?} sees seat {}: {text}", i + 1);
+                hidden += hand.len();
+            }
+        }
+        assert!(!field(shown, "bag").contains(','), "no count per value: {text}");
+        views += 1;
+    }
+    eprintln!("{views} views checked, {hidden} hidden tiles, {} commands logged, {person_moves} moves of people", log.len());
+    assert!(views > 30 && hidden > 10, "{views} views, {hidden} hidden tiles");
+    assert!(!bridge.stderr().contains(&links[0].1.split_once('#').expect("#").1.to_string()), "no token in the log");
+}
+
+#[test]
+fn a_rooms_database_that_cannot_be_opened_stops_the_start() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let not_sqlite = dir.path().join("notes.txt");
+    std::fs::write(&not_sqlite, "these are not rooms, but long enough to be no SQLite header at all\n".repeat(20))
+        .expect("writes");
+    let missing = dir.path().join("no/such/dir/rooms.db");
+    for path in [&not_sqlite, &missing] {
+        let out = Command::new(BRIDGE)
+            .args(["--port", "0", "--engine", "true", "--rooms"])
+            .arg(path)
+            .stdin(Stdio::null())
+            .output()
+            .expect("zatre-web runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(&path.display().to_string()), "the path named: {stderr}");
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("listening"), "never listened");
+    }
+}
+
+#[test]
+fn without_rooms_there_is_no_room() {
+    let bridge = Bridge::start("true", &[]);
+    let (code, body) = post_room(&bridge, Some(&bridge.origin()), ROOM);
+    assert_eq!(code, 404, "{body}");
+    assert!(body.contains("--rooms"), "{body}");
+}
