@@ -216,7 +216,11 @@ fn refuse_origin(shared: &Shared, headers: &HeaderMap, name: &str, what: &str) -
     let why = shared.origins.check(&values(header::ORIGIN), &values(header::HOST)).err()?;
     // Headers are the client's words: the log repeats a bounded piece of them.
     let shown = |h| allowlist::echo(&String::from_utf8_lossy(&values(h).join(&b", "[..])));
-    log::warn!("{name}: refused {what}: {why} (origin {:?}, host {:?})", shown(header::ORIGIN), shown(header::HOST));
+    log::warn!(
+        "{name}: refused {what}: {why} (origin {:?}, host {:?})",
+        shown(header::ORIGIN),
+        shown(header::HOST)
+    );
     Some((StatusCode::FORBIDDEN, format!("forbidden: {why}\n")).into_response())
 }
 

@@ -42,7 +42,8 @@ fn post_room(bridge: &Bridge, origin: Option<&str>, body: &str) -> (u16, String)
 
 /// A socket of room `room`, the page's origin, reads timing out after `timeout`.
 fn room_socket(bridge: &Bridge, room: i64, timeout: Duration) -> Socket {
-    let mut request = format!("ws://{}/room/{room}/ws", bridge.addr).into_client_request().expect("a request");
+    let mut request =
+        format!("ws://{}/room/{room}/ws", bridge.addr).into_client_request().expect("a request");
     request.headers_mut().insert("Origin", bridge.origin().parse().expect("a header value"));
     let (mut socket, _) = tungstenite::connect(request).expect("the room's socket opens");
     if let MaybeTlsStream::Plain(s) = socket.get_mut() {
@@ -155,7 +156,12 @@ impl Client {
             if let Some(f) = self.frames[from..].iter().find(|f| want(f)) {
                 return f.clone();
             }
-            assert!(Instant::now() < until, "{:?} waited in vain; got {:?}", self.viewer, &self.frames[from..]);
+            assert!(
+                Instant::now() < until,
+                "{:?} waited in vain; got {:?}",
+                self.viewer,
+                &self.frames[from..]
+            );
             self.pump();
         }
     }
@@ -181,7 +187,9 @@ impl Client {
 }
 
 fn field<'a>(line: &'a str, key: &str) -> &'a str {
-    line.split(' ').find_map(|t| t.strip_prefix(key)?.strip_prefix('=')).unwrap_or_else(|| panic!("{key}: {line}"))
+    line.split(' ')
+        .find_map(|t| t.strip_prefix(key)?.strip_prefix('='))
+        .unwrap_or_else(|| panic!("{key}: {line}"))
 }
 
 const ROOM: &str = r#"{"newgame":"players 3 rounds=2","seats":[{"kind":"person"},{"kind":"computer","strategy":"greedy","movetime":20},{"kind":"person"}]}"#;
@@ -199,9 +207,15 @@ fn a_room_is_played_to_its_end_through_a_kill_and_no_frame_shows_hidden_tiles() 
     assert_eq!(post_room(&bridge, Some("http://evil.example"), ROOM).0, 403);
     for (body, words) in [
         ("{", "not a room's JSON"),
-        (r#"{"newgame":"players 3 seed 7","seats":[{"kind":"person"},{"kind":"person"},{"kind":"person"}]}"#, "seed"),
+        (
+            r#"{"newgame":"players 3 seed 7","seats":[{"kind":"person"},{"kind":"person"},{"kind":"person"}]}"#,
+            "seed",
+        ),
         (r#"{"newgame":"players 3","seats":[{"kind":"person"}]}"#, "one seat per player"),
-        (r#"{"newgame":"players 2","seats":[{"kind":"person"},{"kind":"computer","strategy":"genius","movetime":1}]}"#, "genius"),
+        (
+            r#"{"newgame":"players 2","seats":[{"kind":"person"},{"kind":"computer","strategy":"genius","movetime":1}]}"#,
+            "genius",
+        ),
         (r#"{"newgame":"players 2 colour=red","seats":[{"kind":"person"},{"kind":"person"}]}"#, "newgame"),
     ] {
         let (code, answer) = post_room(&bridge, Some(&bridge.origin()), body);
@@ -260,7 +274,8 @@ fn a_room_is_played_to_its_end_through_a_kill_and_no_frame_shows_hidden_tiles() 
         if over {
             break;
         }
-        let Some(mover) = clients.iter().position(|c| c.last_view().is_some_and(|v| v["yours"] == true)) else {
+        let Some(mover) = clients.iter().position(|c| c.last_view().is_some_and(|v| v["yours"] == true))
+        else {
             std::thread::sleep(Duration::from_millis(10));
             continue;
         };
@@ -347,7 +362,9 @@ fn a_room_is_played_to_its_end_through_a_kill_and_no_frame_shows_hidden_tiles() 
         assert_eq!(shown, view_line(real, *viewer).expect("a view"), "{viewer:?} at {seq}");
         // And by itself: no hand but the viewer's while the game is on, the bag as one count.
         let over = field(real, "phase") == "over";
-        for (i, (hand, seen)) in field(real, "hands").split('/').zip(field(shown, "hands").split('/')).enumerate() {
+        for (i, (hand, seen)) in
+            field(real, "hands").split('/').zip(field(shown, "hands").split('/')).enumerate()
+        {
             if !over && *viewer != Viewer::Seat(i as u8 + 1) && hand != "-" {
                 assert_eq!(seen, "?".repeat(hand.len()), "{viewer:?} sees seat {}: {text}", i + 1);
                 hidden += hand.len();
@@ -356,17 +373,26 @@ fn a_room_is_played_to_its_end_through_a_kill_and_no_frame_shows_hidden_tiles() 
         assert!(!field(shown, "bag").contains(','), "no count per value: {text}");
         views += 1;
     }
-    eprintln!("{views} views checked, {hidden} hidden tiles, {} commands logged, {person_moves} moves of people", log.len());
+    eprintln!(
+        "{views} views checked, {hidden} hidden tiles, {} commands logged, {person_moves} moves of people",
+        log.len()
+    );
     assert!(views > 30 && hidden > 10, "{views} views, {hidden} hidden tiles");
-    assert!(!bridge.stderr().contains(&links[0].1.split_once('#').expect("#").1.to_string()), "no token in the log");
+    assert!(
+        !bridge.stderr().contains(&links[0].1.split_once('#').expect("#").1.to_string()),
+        "no token in the log"
+    );
 }
 
 #[test]
 fn a_rooms_database_that_cannot_be_opened_stops_the_start() {
     let dir = tempfile::tempdir().expect("a temp dir");
     let not_sqlite = dir.path().join("notes.txt");
-    std::fs::write(&not_sqlite, "these are not rooms, but long enough to be no SQLite header at all\n".repeat(20))
-        .expect("writes");
+    std::fs::write(
+        &not_sqlite,
+        "these are not rooms, but long enough to be no SQLite header at all\n".repeat(20),
+    )
+    .expect("writes");
     let missing = dir.path().join("no/such/dir/rooms.db");
     for path in [&not_sqlite, &missing] {
         let out = Command::new(BRIDGE)

@@ -66,7 +66,8 @@ enum SeatRequest {
 }
 
 fn refusal(status: StatusCode, why: &str) -> Response {
-    (status, [(header::CONTENT_TYPE, "application/json")], json!({ "error": why }).to_string()).into_response()
+    (status, [(header::CONTENT_TYPE, "application/json")], json!({ "error": why }).to_string())
+        .into_response()
 }
 
 /// `POST /rooms` from `client` (the key the hourly limit counts by): makes the room the body
@@ -172,12 +173,16 @@ pub async fn socket(service: Arc<Service>, room: RoomId, mut socket: WebSocket, 
     let first = match tokio::time::timeout(JOIN_TIMEOUT, next_text(&mut socket)).await {
         Ok(Some(text)) => text,
         Ok(None) => return,
-        Err(_) => return close(&mut socket, code::NO_JOIN, "refused: the first message must be `join <token>`").await,
+        Err(_) => {
+            return close(&mut socket, code::NO_JOIN, "refused: the first message must be `join <token>`")
+                .await
+        }
     };
     let Some(text) = first.strip_prefix("join ") else {
         return close(&mut socket, code::NO_JOIN, "refused: the first message must be `join <token>`").await;
     };
-    let found = SeatToken::parse(text.trim()).ok().map(|token| lock(&service.store).find_seat_by_token(&token));
+    let found =
+        SeatToken::parse(text.trim()).ok().map(|token| lock(&service.store).find_seat_by_token(&token));
     let viewer = match found {
         Some(Ok(Some(access))) if access.room == room => access.viewer,
         Some(Err(e)) => {

@@ -123,7 +123,10 @@ struct Link {
 impl Link {
     fn start(service: &Service) -> Result<Link, Out> {
         let permit = service.slots.clone().try_acquire_owned().map_err(|_| {
-            Out::Close(code::TOO_MANY_ENGINES, "the server runs as many engines as it may: try again later".into())
+            Out::Close(
+                code::TOO_MANY_ENGINES,
+                "the server runs as many engines as it may: try again later".into(),
+            )
         })?;
         let failed = |e: std::io::Error| {
             log::error!("cannot start a room's engine: {e}");
@@ -156,16 +159,21 @@ impl Link {
                 match answer.as_mut() {
                     None if line.starts_with("info ") => {}
                     None => {
-                        let payload = |prefix: &str| line.strip_prefix(prefix).map(|r| r.trim_start().to_string());
+                        let payload =
+                            |prefix: &str| line.strip_prefix(prefix).map(|r| r.trim_start().to_string());
                         answer = match (payload(&done), payload(&refused)) {
                             (Some(p), _) if line == done || line.starts_with(&format!("{done} ")) => {
                                 Some(Answer::Done(vec![p]))
                             }
-                            (_, Some(p)) if line.starts_with(&format!("{refused} ")) => Some(Answer::Refused(p)),
+                            (_, Some(p)) if line.starts_with(&format!("{refused} ")) => {
+                                Some(Answer::Refused(p))
+                            }
                             _ => return Err(format!("an answer of another command: {line}")),
                         };
                     }
-                    Some(_) if line.is_empty() => return Ok(answer.take().unwrap_or(Answer::Refused(String::new()))),
+                    Some(_) if line.is_empty() => {
+                        return Ok(answer.take().unwrap_or(Answer::Refused(String::new())))
+                    }
                     Some(Answer::Done(lines)) => lines.push(line),
                     Some(Answer::Refused(_)) => {}
                 }
@@ -173,7 +181,10 @@ impl Link {
         };
         match tokio::time::timeout(limit, exchange).await {
             Ok(result) => result,
-            Err(_) => Err(format!("the engine did not answer `{}` in time", command.split(' ').next().unwrap_or(""))),
+            Err(_) => Err(format!(
+                "the engine did not answer `{}` in time",
+                command.split(' ').next().unwrap_or("")
+            )),
         }
     }
 
@@ -218,11 +229,18 @@ impl Live {
     async fn open(service: Arc<Service>, room: RoomId) -> Result<Live, Out> {
         let failed = |what: String| {
             log::error!("room {room}: {what}");
-            Out::Close(code::ROOM_FAILED, "this room's game cannot go on: the server failed to rebuild it".into())
+            Out::Close(
+                code::ROOM_FAILED,
+                "this room's game cannot go on: the server failed to rebuild it".into(),
+            )
         };
         let stored = lock(&service.store).load_room(room).map_err(|e| failed(e.to_string()))?;
         let mut link = Link::start(&service)?;
-        let newgame = if stored.newgame.is_empty() { "newgame".to_string() } else { format!("newgame {}", stored.newgame) };
+        let newgame = if stored.newgame.is_empty() {
+            "newgame".to_string()
+        } else {
+            format!("newgame {}", stored.newgame)
+        };
         link.must(&newgame, ANSWER).await.map_err(failed)?;
         for command in &stored.log {
             link.must(command, ANSWER).await.map_err(failed)?;
@@ -277,7 +295,9 @@ impl Live {
                     self.accepted(&draw_command(&values)).await?;
                 }
                 Step::Computer { strategy, movetime_ms, .. } => {
-                    self.link.must(&format!("setoption name Strategy value {}", strategy.name()), ANSWER).await?;
+                    self.link
+                        .must(&format!("setoption name Strategy value {}", strategy.name()), ANSWER)
+                        .await?;
                     let limit = Duration::from_millis(u64::from(movetime_ms)) + ANSWER;
                     let best = self.link.must(&format!("go movetime {}", movetime_ms.max(1)), limit).await?;
                     let mv = best
@@ -310,8 +330,7 @@ impl Live {
             Phase::Over => "over",
         };
         let tomove = p.to_move() + 1;
-        let yours = viewer == Viewer::Seat(tomove as u8)
-            && self.table.may_play(viewer, p).is_ok();
+        let yours = viewer == Viewer::Seat(tomove as u8) && self.table.may_play(viewer, p).is_ok();
         json!({
             "kind": "view",
             "seq": self.logged,
@@ -345,7 +364,10 @@ impl Live {
         };
         let same = |m: &&Member| (m.viewer == Viewer::Watcher) == (viewer == Viewer::Watcher);
         if self.members.values().filter(same).count() >= most {
-            return Err(Out::Close(code::ROOM_FULL, format!("this room has {most} {what} connected already")));
+            return Err(Out::Close(
+                code::ROOM_FULL,
+                format!("this room has {most} {what} connected already"),
+            ));
         }
         let id = self.next_member;
         self.next_member += 1;
@@ -364,7 +386,9 @@ impl Live {
                 }
             })
             .collect();
-        let _ = out.send(Out::Text(json!({"kind": "welcome", "room": self.room.0, "seat": seat, "seats": seats}).to_string()));
+        let _ = out.send(Out::Text(
+            json!({"kind": "welcome", "room": self.room.0, "seat": seat, "seats": seats}).to_string(),
+        ));
         self.members.insert(id, Member { viewer, out });
         Ok(id)
     }
@@ -382,7 +406,10 @@ impl Live {
         };
         let well_formed = !mv.is_empty()
             && mv.len() <= 200
-            && (mv == "pass" || mv.bytes().all(|b| b.is_ascii_digit() || b.is_ascii_lowercase() || b == b'@' || b == b','));
+            && (mv == "pass"
+                || mv
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || b.is_ascii_lowercase() || b == b'@' || b == b','));
         if !well_formed {
             self.refuse(member, "a move is `<value>@<cell>,...` or `pass`");
             return Ok(());
@@ -429,7 +456,11 @@ async fn run(service: Arc<Service>, room: RoomId, mut rx: mpsc::UnboundedReceive
                         let _ = answer.send(Ok(id));
                         l.tell_all();
                         let first = l.members.len() == 1;
-                        if first { l.advance().await } else { Ok(()) }
+                        if first {
+                            l.advance().await
+                        } else {
+                            Ok(())
+                        }
                     }
                     Err(why) => {
                         let _ = answer.send(Err(why));
