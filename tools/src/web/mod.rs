@@ -265,22 +265,9 @@ async fn room_websocket(
     let Some(room) = id.parse::<i64>().ok().filter(|&n| n > 0).map(rooms::RoomId) else {
         return (StatusCode::NOT_FOUND, "no such room\n").into_response();
     };
-    let (mut parts, _body) = request.into_parts();
-    let Some(peer) = parts.extensions.get::<Peer>().cloned() else {
-        return (StatusCode::INTERNAL_SERVER_ERROR, "no peer\n").into_response();
-    };
-    let (client, name) = client_of(peer.addr(), &parts.headers, &shared.config.trusted_proxies);
-    if shared.connects.take(client, std::time::Instant::now()) != clients::Connect::Allowed {
-        let most = shared.config.max_connects_per_minute;
-        let why = format!("too many connections: more than {most} a minute from this client\n");
-        return (StatusCode::TOO_MANY_REQUESTS, why).into_response();
-    }
-    if let Some(refused) = refuse_origin(&shared, &parts.headers, &name, "a room's WebSocket") {
-        return refused;
-    }
-    let upgrade = match WebSocketUpgrade::from_request_parts(&mut parts, &shared).await {
-        Ok(u) => u,
-        Err(rejection) => return rejection.into_response(),
+    let (peer, _, name, upgrade) = match admit(&shared, request, "a room's WebSocket").await {
+        Ok(admitted) => admitted,
+        Err(refused) => return refused,
     };
     let service = service.clone();
     upgrade.max_message_size(MAX_LINE + 1).max_frame_size(MAX_LINE + 1).on_upgrade(move |socket| async move {
@@ -309,11 +296,17 @@ fn client_of(addr: SocketAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> (IpAd
     }
 }
 
-/// `GET /ws`: the engine connection, for the pages the operator serves only.
-async fn websocket(State(shared): State<Arc<Shared>>, request: Request) -> Response {
+/// What lets a WebSocket (`what`, for the log) in: the client's connects a minute, then its
+/// origin, then the upgrade itself. The connection's peer, the client, how the log names it and
+/// the upgrade; or the refusal.
+async fn admit(
+    shared: &Arc<Shared>,
+    request: Request,
+    what: &str,
+) -> Result<(Peer, IpAddr, String, WebSocketUpgrade), Response> {
     let (mut parts, _body) = request.into_parts();
     let Some(peer) = parts.extensions.get::<Peer>().cloned() else {
-        return (StatusCode::INTERNAL_SERVER_ERROR, "no peer\n").into_response();
+        return Err((StatusCode::INTERNAL_SERVER_ERROR, "no peer\n").into_response());
     };
     let (client, name) = client_of(peer.addr(), &parts.headers, &shared.config.trusted_proxies);
     // First, before anything is checked, started or logged: how often this client comes.
@@ -327,14 +320,22 @@ async fn websocket(State(shared): State<Arc<Shared>>, request: Request) -> Respo
             );
         }
         let why = format!("too many connections: more than {most} a minute from this client\n");
-        return (StatusCode::TOO_MANY_REQUESTS, why).into_response();
+        return Err((StatusCode::TOO_MANY_REQUESTS, why).into_response());
     }
-    if let Some(refused) = refuse_origin(&shared, &parts.headers, &name, "a WebSocket") {
-        return refused;
+    if let Some(refused) = refuse_origin(shared, &parts.headers, &name, what) {
+        return Err(refused);
     }
-    let upgrade = match WebSocketUpgrade::from_request_parts(&mut parts, &shared).await {
-        Ok(u) => u,
-        Err(rejection) => return rejection.into_response(),
+    match WebSocketUpgrade::from_request_parts(&mut parts, shared).await {
+        Ok(upgrade) => Ok((peer, client, name, upgrade)),
+        Err(rejection) => Err(rejection.into_response()),
+    }
+}
+
+/// `GET /ws`: the engine connection, for the pages the operator serves only.
+async fn websocket(State(shared): State<Arc<Shared>>, request: Request) -> Response {
+    let (peer, client, name, upgrade) = match admit(&shared, request, "a WebSocket").await {
+        Ok(admitted) => admitted,
+        Err(refused) => return refused,
     };
     // Frames and messages over the protocol's line limit (and a trailing `\r`) are refused by the
     // WebSocket layer before they are read whole.

@@ -6,12 +6,13 @@
 //! another seat's face-down tiles, never the bag's count per value.
 
 use crate::bridge_process;
+use crate::browser::Judge;
 use crate::engine_path;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -58,51 +59,18 @@ fn start(db: &Path) -> Bridge {
 }
 
 /// The engine of the test, which knows the true game: the room's log replayed into it.
-struct Truth {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
+struct Truth(Judge);
 
 impl Truth {
     fn new(newgame: &str) -> Truth {
-        let mut child = Command::new(engine())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the engine starts");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
-        let mut truth = Truth { child, stdin, stdout };
+        let mut truth = Truth(Judge::start());
         truth.ask(&format!("newgame {newgame}"));
         truth
     }
 
-    /// The first line of the answer, which must be a success.
+    /// The first payload line of the answer, which must be a success.
     fn ask(&mut self, command: &str) -> String {
-        writeln!(self.stdin, "{command}").expect("writes");
-        let mut first = String::new();
-        loop {
-            let mut line = String::new();
-            self.stdout.read_line(&mut line).expect("reads");
-            let line = line.trim_end().to_string();
-            if line.is_empty() {
-                break;
-            }
-            if first.is_empty() && !line.starts_with("info ") {
-                first = line;
-            }
-        }
-        assert!(first.starts_with('='), "`{command}`: {first}");
-        first.trim_start_matches('=').trim_start().to_string()
-    }
-}
-
-impl Drop for Truth {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.0.call(command).into_iter().next().unwrap_or_default()
     }
 }
 
