@@ -383,3 +383,49 @@ fn without_rooms_there_is_no_room() {
     assert_eq!(code, 404, "{body}");
     assert!(body.contains("--rooms"), "{body}");
 }
+
+#[test]
+fn the_rooms_limits_are_flags() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let db = dir.path().join("rooms.db").display().to_string();
+    let engine = engine().display().to_string();
+    let flags = [
+        "--rooms",
+        &db,
+        "--max-rooms-per-client-hour",
+        "2",
+        "--max-room-watchers",
+        "1",
+        "--max-room-people",
+        "1",
+    ];
+    let bridge = Bridge::start(&engine, &flags);
+    let two = r#"{"newgame":"players 2","seats":[{"kind":"person"},{"kind":"person"}]}"#;
+    let (code, answer) = post_room(&bridge, Some(&bridge.origin()), two);
+    assert_eq!(code, 201, "{answer}");
+    let made: Value = serde_json::from_str(&answer).expect("JSON");
+    let room = made["room"].as_i64().expect("a room id");
+    // The link's page is the board.
+    let (status, body) = bridge.get(&format!("/room/{room}"));
+    assert!(status.contains(" 200 ") && body.contains("/js/app.js"), "{status}");
+    // One watcher and one person's socket at most; the second of each is closed with 4022.
+    let watchers = made["watchers"].as_str().expect("a link");
+    let seat1 = made["seats"][0]["link"].as_str().expect("a link");
+    let seat2 = made["seats"][1]["link"].as_str().expect("a link");
+    let _watching = Client::join(&bridge, room, Viewer::Watcher, watchers);
+    let _sitting = Client::join(&bridge, room, Viewer::Seat(1), seat1);
+    for link in [watchers, seat2] {
+        let mut ws = room_socket(&bridge, room, Duration::from_secs(20));
+        let token = link.split_once('#').expect("#").1;
+        ws.send(Message::text(format!("join {token}"))).expect("sends");
+        expect_close(&mut ws, 4022, "connected already");
+    }
+    // Two rooms an hour from this client: the third is refused and nothing is made.
+    assert_eq!(post_room(&bridge, Some(&bridge.origin()), two).0, 201);
+    let (code, answer) = post_room(&bridge, Some(&bridge.origin()), two);
+    assert_eq!(code, 429, "{answer}");
+    assert!(answer.contains("in the last hour"), "{answer}");
+    drop(bridge);
+    let store = Store::open(Path::new(&db)).expect("the database");
+    assert_eq!(store.count_rooms(None).expect("a count"), 2);
+}

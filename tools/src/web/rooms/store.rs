@@ -679,6 +679,23 @@ mod tests {
     }
 
     #[test]
+    fn idle_open_rooms_are_abandoned_then_expire() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let mut store = open_in(&dir);
+        let idle = store.create_room("", &three_seats(), "c", at(100)).expect("a room").id;
+        let busy = store.create_room("", &three_seats(), "c", at(100)).expect("a room").id;
+        store.append(busy, 0, "draw 1 2 3", at(500)).expect("a draw");
+        assert_eq!(store.abandon_idle(at(400), at(600)).expect("marks"), 1);
+        assert_eq!(store.load_room(idle).expect("the room").table.state, RoomState::Abandoned);
+        assert_eq!(store.load_room(busy).expect("the room").table.state, RoomState::Open);
+        // Abandoned at 600: kept until a removal of what changed before a later time.
+        assert_eq!(store.expire(at(600)).expect("removes"), 0);
+        assert_eq!(store.expire(at(601)).expect("removes"), 1);
+        assert!(matches!(store.load_room(idle), Err(StoreError::NoSuchRoom(_))));
+        assert_eq!(store.count_rooms(None).expect("a count"), 1);
+    }
+
+    #[test]
     fn a_room_needs_one_to_six_seats_and_a_one_line_newgame() {
         let dir = tempfile::tempdir().expect("a directory");
         let mut store = open_in(&dir);
