@@ -161,6 +161,8 @@ pub async fn serve_with_rooms(
             slots: slots.clone(),
             max_people: rooms_config.max_people,
             max_watchers: rooms_config.max_watchers,
+            ping_interval: config.limits.ping_interval,
+            ping_timeout: config.limits.ping_timeout,
             active: Mutex::new(Default::default()),
         });
         tokio::spawn(expire_rooms(service.clone(), rooms_config.keep));

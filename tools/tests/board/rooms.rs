@@ -429,3 +429,36 @@ fn the_rooms_limits_are_flags() {
     let store = Store::open(Path::new(&db)).expect("the database");
     assert_eq!(store.count_rooms(None).expect("a count"), 2);
 }
+
+#[test]
+fn a_socket_that_answers_no_ping_is_taken_for_gone() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let db = dir.path().join("rooms.db").display().to_string();
+    let engine = engine().display().to_string();
+    let bridge = Bridge::start(&engine, &["--rooms", &db, "--ping-interval", "1", "--ping-timeout", "2"]);
+    let two = r#"{"newgame":"players 2","seats":[{"kind":"person"},{"kind":"person"}]}"#;
+    let (code, answer) = post_room(&bridge, Some(&bridge.origin()), two);
+    assert_eq!(code, 201, "{answer}");
+    let made: Value = serde_json::from_str(&answer).expect("JSON");
+    let room = made["room"].as_i64().expect("a room id");
+    let mut here =
+        Client::join(&bridge, room, Viewer::Seat(1), made["seats"][0]["link"].as_str().expect("a link"));
+    let mut gone =
+        Client::join(&bridge, room, Viewer::Seat(2), made["seats"][1]["link"].as_str().expect("a link"));
+    here.wait(0, |f| f["kind"] == "view" && f["connected"] == serde_json::json!([true, true]));
+    // Seat 2 reads nothing, so it answers no ping; seat 1 reads (and so answers) all along.
+    let from = here.frames.len();
+    let view = here.wait(from, |f| f["kind"] == "view" && f["connected"] == serde_json::json!([true, false]));
+    assert_eq!(view["seq"], here.frames[from - 1]["seq"], "nothing else changed");
+    // What was sent before the close comes first.
+    loop {
+        match bridge_process::next(&mut gone.ws) {
+            bridge_process::Said::Line(_) => {}
+            bridge_process::Said::Closed(code, reason) => {
+                assert_eq!(code, 4010, "{reason}");
+                assert!(reason.contains("no ping"), "{reason}");
+                break;
+            }
+        }
+    }
+}

@@ -205,6 +205,10 @@ pub async fn socket(service: Arc<Service>, room: RoomId, mut socket: WebSocket, 
         }
     };
     log::info!("{peer}: room {room}: joined as {viewer:?}");
+    let mut ping =
+        tokio::time::interval_at(tokio::time::Instant::now() + service.ping_interval, service.ping_interval);
+    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut heard = tokio::time::Instant::now();
     loop {
         tokio::select! {
             out = out_rx.recv() => match out {
@@ -219,10 +223,26 @@ pub async fn socket(service: Arc<Service>, room: RoomId, mut socket: WebSocket, 
                 }
                 None => break,
             },
-            said = next_text(&mut socket) => match said {
-                Some(text) => service.send(room, Cmd::Said { member, text }),
-                None => break,
-            },
+            frame = socket.next() => {
+                heard = tokio::time::Instant::now();
+                match frame {
+                    Some(Ok(Message::Text(text))) => {
+                        service.send(room, Cmd::Said { member, text: text.to_string() })
+                    }
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
+                    _ => break,
+                }
+            }
+            _ = ping.tick() => {
+                if heard.elapsed() >= service.ping_timeout {
+                    let secs = service.ping_timeout.as_secs();
+                    close(&mut socket, code::SILENT, &format!("the page answered no ping for {secs} s")).await;
+                    break;
+                }
+                if socket.send(Message::Ping(Default::default())).await.is_err() {
+                    break;
+                }
+            }
         }
     }
     service.send(room, Cmd::Left { member });

@@ -47,6 +47,8 @@ pub mod code {
     pub const ROOM_FULL: u16 = 4022;
     /// The room cannot go on here: its database or its engine failed.
     pub const ROOM_FAILED: u16 = 4023;
+    /// No frame from the socket (not even a pong) for `--ping-timeout`.
+    pub const SILENT: u16 = 4010;
 }
 
 /// A message to a room's task.
@@ -67,6 +69,10 @@ pub struct Service {
     pub slots: Arc<Semaphore>,
     pub max_people: usize,
     pub max_watchers: usize,
+    /// A socket is pinged this often (`--ping-interval`) and closed (4010) when it sent no frame
+    /// for `ping_timeout` (`--ping-timeout`), so that `connected` tells who is there.
+    pub ping_interval: Duration,
+    pub ping_timeout: Duration,
     /// The tasks of the active rooms.
     pub active: Mutex<HashMap<RoomId, mpsc::UnboundedSender<Cmd>>>,
 }
