@@ -532,6 +532,9 @@ async fn run(service: Arc<Service>, room: RoomId, mut rx: mpsc::UnboundedReceive
 /// # Errors
 /// Why the room cannot be made, for the person who asked.
 pub async fn check_newgame(service: &Service, args: &str, seats: usize) -> Result<(), Out> {
+    if args.len() > 1000 || args.chars().any(char::is_control) {
+        return Err(Out::Text("newgame's arguments are one line of at most 1000 bytes".into()));
+    }
     if args.split_whitespace().any(|w| w == "seed") {
         return Err(Out::Text("a room's draws are the server's: newgame takes no seed here".into()));
     }
