@@ -462,3 +462,21 @@ fn a_socket_that_answers_no_ping_is_taken_for_gone() {
         }
     }
 }
+
+#[test]
+fn two_servers_share_one_rooms_file() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let db = dir.path().join("rooms.db");
+    let (a, b) = (start(&db), start(&db));
+    let two = r#"{"newgame":"players 2","seats":[{"kind":"person"},{"kind":"computer","strategy":"random","movetime":1}]}"#;
+    let made: Value = serde_json::from_str(&post_room(&a, Some(&a.origin()), two).1).expect("JSON");
+    let other: Value = serde_json::from_str(&post_room(&b, Some(&b.origin()), two).1).expect("JSON");
+    assert_ne!(made["room"], other["room"], "room numbers stay unique");
+    let room = made["room"].as_i64().expect("a room id");
+    // The room made on one server is played on the other.
+    let mut seat =
+        Client::join(&b, room, Viewer::Seat(1), made["seats"][0]["link"].as_str().expect("a link"));
+    let view = seat.wait(0, |f| f["kind"] == "view" && f["yours"] == true);
+    assert_eq!(view["seq"], 1, "the server drew for seat 1: {view}");
+    assert_eq!(room_log(&db, room).len(), 1);
+}
