@@ -286,6 +286,7 @@ fn a_room_is_played_to_its_end_through_a_kill_and_no_frame_shows_hidden_tiles() 
             }
             let seen = clients.iter().flat_map(|c| &c.frames).filter_map(|f| f["seq"].as_u64()).max();
             let before = room_log(&db, room);
+            assert_no_token(&bridge, &links, &watchers);
             bridge.child.kill().expect("kill -9");
             let _ = bridge.child.wait();
             for c in clients.drain(..) {
@@ -346,10 +347,17 @@ fn a_room_is_played_to_its_end_through_a_kill_and_no_frame_shows_hidden_tiles() 
         log.len()
     );
     assert!(views > 30 && hidden > 10, "{views} views, {hidden} hidden tiles");
-    assert!(
-        !bridge.stderr().contains(&links[0].1.split_once('#').expect("#").1.to_string()),
-        "no token in the log"
-    );
+    assert_no_token(&bridge, &links, &watchers);
+}
+
+/// No token of the room's links is in the server's log.
+fn assert_no_token(bridge: &Bridge, links: &[(u8, String)], watchers: &str) {
+    let log = bridge.stderr();
+    assert!(log.contains("joined as"), "the log is the server's: {log}");
+    for link in links.iter().map(|(_, l)| l.as_str()).chain([watchers]) {
+        let token = link.split_once('#').expect("#").1;
+        assert!(!log.contains(token), "a token in the log: {log}");
+    }
 }
 
 #[test]
