@@ -127,8 +127,9 @@ struct Link {
 }
 
 impl Link {
-    fn start(service: &Service) -> Result<Link, Out> {
-        let permit = service.slots.clone().try_acquire_owned().map_err(|_| {
+    /// Starts `engine` when one of `slots` is free.
+    fn start(engine: &str, groups: &Groups, slots: &Arc<Semaphore>) -> Result<Link, Out> {
+        let permit = slots.clone().try_acquire_owned().map_err(|_| {
             Out::Close(
                 code::TOO_MANY_ENGINES,
                 "the server runs as many engines as it may: try again later".into(),
@@ -138,12 +139,14 @@ impl Link {
             log::error!("cannot start a room's engine: {e}");
             Out::Close(code::ROOM_FAILED, "the room's engine cannot be started".into())
         };
-        let mut engine = Engine::start(&service.engine, &service.groups).map_err(failed)?;
+        let mut engine = Engine::start(engine, groups).map_err(failed)?;
         let stdout = engine.take_stdout().ok_or_else(|| failed(std::io::ErrorKind::BrokenPipe.into()))?;
         Ok(Link { engine, lines: BufReader::new(stdout).lines(), next_id: 1, _permit: permit })
     }
 
-    /// Sends `command` and reads its answer within `limit`; `info` lines are skipped.
+    /// Sends `command` and reads its answer within `limit`; `info` lines are skipped. After an
+    /// error the link is out of step with its engine (an answer may be left unread): the room
+    /// ends it.
     async fn ask(&mut self, command: &str, limit: Duration) -> Result<Answer, String> {
         let id = self.next_id;
         self.next_id += 1;
@@ -241,7 +244,7 @@ impl Live {
             )
         };
         let stored = lock(&service.store).load_room(room).map_err(|e| failed(e.to_string()))?;
-        let mut link = Link::start(&service)?;
+        let mut link = Link::start(&service.engine, &service.groups, &service.slots)?;
         let newgame = if stored.newgame.is_empty() {
             "newgame".to_string()
         } else {
@@ -538,7 +541,7 @@ pub async fn check_newgame(service: &Service, args: &str, seats: usize) -> Resul
     if args.split_whitespace().any(|w| w == "seed") {
         return Err(Out::Text("a room's draws are the server's: newgame takes no seed here".into()));
     }
-    let mut link = Link::start(service)?;
+    let mut link = Link::start(&service.engine, &service.groups, &service.slots)?;
     let newgame = if args.is_empty() { "newgame".to_string() } else { format!("newgame {args}") };
     let result = match link.ask(&newgame, ANSWER).await {
         Ok(Answer::Done(_)) => match link.position().await {
@@ -554,4 +557,51 @@ pub async fn check_newgame(service: &Service, args: &str, seats: usize) -> Resul
     };
     link.engine.end(true).await;
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An engine of canned answers: an `info` line before a `go`'s, a refusal, a payload of two
+    /// lines, an answer with another id, and silence.
+    const CANNED: &str = r#"while read -r id rest; do case "$rest" in
+        go*) printf 'info depth 1\n=%s bestmove 5@h8 score 1\n\n' "$id";;
+        bad*) printf '?%s illegal_move not_in_hand the hand 12 holds no 5\n\n' "$id";;
+        multi*) printf '=%s a\nb\n\n' "$id";;
+        wrong*) printf '=999\n\n';;
+        hang*) sleep 5;;
+        *) printf '=%s\n\n' "$id";;
+    esac; done"#;
+
+    fn canned(slots: &Arc<Semaphore>) -> Result<Link, Out> {
+        Link::start(CANNED, &Groups::default(), slots)
+    }
+
+    #[tokio::test]
+    async fn answers_are_matched_to_their_command() {
+        let slots = Arc::new(Semaphore::new(1));
+        let Ok(mut link) = canned(&slots) else { panic!("the engine starts") };
+        // The one slot is taken: no second engine.
+        assert!(matches!(canned(&slots).err(), Some(Out::Close(code::TOO_MANY_ENGINES, _))));
+        let second = Duration::from_secs(1);
+        assert_eq!(link.must("go movetime 5", second).await, Ok("bestmove 5@h8 score 1".to_string()));
+        match link.ask("bad", second).await {
+            Ok(Answer::Refused(why)) => assert_eq!(why, "illegal_move not_in_hand the hand 12 holds no 5"),
+            _ => panic!("a refusal"),
+        }
+        match link.ask("multi", second).await {
+            Ok(Answer::Done(lines)) => assert_eq!(lines, vec!["a", "b"]),
+            _ => panic!("two lines"),
+        }
+        assert_eq!(link.must("isready", second).await, Ok(String::new()));
+        // After an error the link is out of step with its engine: the room ends it.
+        let wrong = link.ask("wrong", second).await.err().unwrap_or_default();
+        assert!(wrong.contains("another command"), "{wrong}");
+        link.engine.end(false).await;
+        let Ok(mut link_b) = canned(&Arc::new(Semaphore::new(1))) else { panic!("the engine starts") };
+        let hang = link_b.ask("hang", Duration::from_millis(100)).await.err().unwrap_or_default();
+        assert!(hang.contains("did not answer `hang` in time"), "{hang}");
+        link_b.engine.end(false).await;
+    }
 }
