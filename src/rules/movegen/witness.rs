@@ -23,10 +23,11 @@
 //!
 //! This settles, for every enumeration, whether a set that the order it was built in does not
 //! serve is valid at all: a few passes over the cells around the set instead of a search over the
-//! subsets of its tiles. Most such sets are refused, and end here. The order search of
-//! `forced.rs` still runs for the others, to find the order the listings write (its first, so that
-//! the listings stay as they were), and for the check of a given move, to give the reason of a
-//! refusal; under debug assertions every answer here is checked against it.
+//! subsets of its tiles. Most such sets are refused, and end here; a count ends here with the
+//! others too ([`super::forced::Need::Verdict`]). The order search of `forced.rs` still runs for
+//! the others of a listing, to find the order it writes (its first, so that the listings stay as
+//! they were), and for the check of a given move, to give the reason of a refusal; under debug
+//! assertions every answer here is checked against it.
 
 use super::forced::{all_of, bit, holds, tiles_of, Mask};
 use super::MoveGen;
@@ -50,7 +51,8 @@ pub(super) struct WitnessBuffers {
     /// By cell index: 1 + the index of the set's tile on the cell, 0 elsewhere (all 0 between
     /// calls; allocated on the first).
     slot: Vec<u8>,
-    /// By cell index: whether the cell is among `watched` (all false between fixpoints).
+    /// By cell index: whether the cell is among `near`, while [`MoveGen::fill_near`] fills it
+    /// (all false between sets).
     seen: Vec<bool>,
     /// The normal squares of the set and beside it that do not touch the board before the set
     /// (read once a set, by [`MoveGen::around`]): each may come to take a needy value.
