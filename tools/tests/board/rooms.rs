@@ -1,6 +1,6 @@
 //! Rooms in `zatre-web` through real processes and WebSocket clients: a room made by `POST /rooms`
 //! with two people and the computer, played to its end by the two people's sockets, each moving
-//! on its turn only; bad links refused; a `kill -9` of the server mid-game and a restart on the
+//! on its turn only (and asking `next` on it only, answered to the mover alone); bad links refused; a `kill -9` of the server mid-game and a restart on the
 //! same database losing no move and playing none twice; and every frame a seat or a watcher got
 //! checked against the true game (the log replayed into an engine of the test's own): never
 //! another seat's face-down tiles, never the bag's count per value.
@@ -269,6 +269,38 @@ fn a_room_is_played_to_its_end_through_a_kill_and_no_frame_shows_hidden_tiles() 
         clients[other].refused("pass", "turn");
         clients[2].refused("pass", "a watcher cannot move");
         clients[mover].refused("draw 1 2 3", "place <move>");
+        // `next` is the mover's only: refused to the other seat, out of its turn, and a watcher.
+        clients[other].refused("next", &format!("seat {to_move}'s turn"));
+        clients[other].refused("next 1@h8", "turn");
+        clients[2].refused("next", "a watcher cannot move");
+        clients[mover].refused("next 5@h8;quit", "`next` takes placements");
+        // The mover's `next` is the engine's for its own hand, to its socket only.
+        let heard: Vec<usize> = clients.iter().map(|c| c.frames.len()).collect();
+        let first = if mv == "pass" { String::new() } else { mv.split(',').next().unwrap_or("").to_string() };
+        let asked = if first.is_empty() { "next".to_string() } else { format!("next {first}") };
+        let truth_next = truth.0.call(&asked);
+        clients[mover].send(&asked);
+        let answer = clients[mover].wait(heard[mover], |f| f["kind"] == "next");
+        assert_eq!(answer["placements"], first.as_str(), "{answer}");
+        let lines: Vec<String> = answer["lines"]
+            .as_array()
+            .expect("lines")
+            .iter()
+            .map(|l| l.as_str().expect("a line").to_string())
+            .collect();
+        assert_eq!(lines, truth_next, "the engine's `next` for the mover's hand");
+        // A placement the engine refuses: its words, to the mover only.
+        clients[mover].refused("next 1@a1,1@a2,1@a3,1@a4", "");
+        for (i, c) in clients.iter_mut().enumerate() {
+            c.pump();
+            if i != mover {
+                assert!(
+                    c.frames[heard[i]..].iter().all(|f| f["kind"] != "next"),
+                    "{:?} heard the mover's `next`",
+                    c.viewer
+                );
+            }
+        }
         clients[mover].refused("place 5@h8;quit", "a move is");
         if let Some((seat, again)) = last_move.take().filter(|_| killed) {
             // After the restart the move before it, sent again, is not played twice.
