@@ -1,7 +1,8 @@
 //! Rooms in `zatre-web` through real processes and WebSocket clients: a room made by `POST /rooms`
 //! with two people and the computer, played to its end by the two people's sockets, each moving
-//! on its turn only (and asking `next` on it only, answered to the mover alone); bad links refused; a `kill -9` of the server mid-game and a restart on the
-//! same database losing no move and playing none twice; and every frame a seat or a watcher got
+//! (and asking `next`, answered to the mover alone) on its turn only; bad links refused; a
+//! `kill -9` of the server mid-game and a restart on the same database losing no move and playing
+//! none twice; and every frame a seat or a watcher got
 //! checked against the true game (the log replayed into an engine of the test's own): never
 //! another seat's face-down tiles, never the bag's count per value.
 
