@@ -521,3 +521,56 @@ fn two_servers_share_one_rooms_file() {
     assert_eq!(view["seq"], 1, "the server drew for seat 1: {view}");
     assert_eq!(room_log(&db, room).len(), 1);
 }
+
+#[test]
+fn the_page_reads_a_rooms_view_line() {
+    let Some(browser) = crate::webdriver::Browser::start() else { return };
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let bridge = start(&dir.path().join("rooms.db"));
+    let (code, answer) = post_room(&bridge, Some(&bridge.origin()), ROOM);
+    assert_eq!(code, 201, "{answer}");
+    let made: Value = serde_json::from_str(&answer).expect("JSON");
+    let room = made["room"].as_i64().expect("a room id");
+    let mut seat =
+        Client::join(&bridge, room, Viewer::Seat(1), made["seats"][0]["link"].as_str().expect("a link"));
+    // Seat 1 moves (the test's engine finds a move in the room's log), the computer seat 2
+    // moves, and seat 3 has drawn: in seat 1's view seat 3's hand lies face down.
+    seat.wait(0, |f| f["kind"] == "view" && f["yours"] == true);
+    let mut truth = Truth::new("players 3 rounds=2");
+    for command in room_log(&dir.path().join("rooms.db"), room) {
+        truth.ask(&command);
+    }
+    let best = truth.ask("go movetime 20");
+    seat.send(&format!("place {}", best.split(' ').nth(1).expect("a move")));
+    let view = seat.wait(0, |f| f["kind"] == "view" && f["tomove"] == 3 && f["phase"] == "place");
+    let line = view["position"].as_str().expect("a position").to_string();
+    assert!(field(&line, "hands").ends_with("/??"), "seat 3's tiles face down: {line}");
+    browser.goto(&format!("{}/room/{room}", bridge.origin()));
+    let read = browser.js_async(&format!(
+        "const done = arguments[arguments.length - 1]; \
+         import('/js/parse.js').then(P => done(P.position({}))).catch(e => done(String(e)));",
+        Value::from(line.as_str())
+    ));
+    let hands: Vec<&str> = field(&line, "hands").split('/').collect();
+    let own: Vec<u64> = hands[0].chars().filter_map(|c| c.to_digit(10)).map(u64::from).collect();
+    assert_eq!(read["hands"][0], serde_json::json!(own), "{line}: {read}");
+    for (i, hand) in hands.iter().enumerate().skip(1) {
+        let hidden = hand.matches('?').count();
+        assert_eq!(read["hidden"][i], hidden, "seat {}: {line}: {read}", i + 1);
+        assert_eq!(read["hands"][i], serde_json::json!([]), "no value of a face-down tile: {read}");
+    }
+    assert_eq!(read["bag"], Value::Null, "no count per value: {read}");
+    assert_eq!(read["bagCount"].as_u64(), field(&line, "bag").parse().ok(), "{line}: {read}");
+    let unseen: Vec<u64> = field(&line, "unseen").split(',').map(|c| c.parse().expect("a count")).collect();
+    assert_eq!(read["unseen"], serde_json::json!(unseen), "{line}: {read}");
+    // The engine's own line reads as before: the bag's counts per value and their sum.
+    let engine_line = "variant=classic players=2 turn=1 tomove=1 phase=place board=- bag=19,20,20,20,20,20 hands=1/- sheets=-";
+    let read = browser.js_async(&format!(
+        "const done = arguments[arguments.length - 1]; \
+         import('/js/parse.js').then(P => done(P.position({}))).catch(e => done(String(e)));",
+        Value::from(engine_line)
+    ));
+    assert_eq!(read["bag"], serde_json::json!([19, 20, 20, 20, 20, 20]), "{read}");
+    assert_eq!(read["bagCount"], 119, "{read}");
+    assert_eq!(read["hidden"], serde_json::json!([0, 0]), "{read}");
+}
