@@ -42,6 +42,14 @@ fn post_room(bridge: &Bridge, origin: Option<&str>, body: &str) -> (u16, String)
     (code, text.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default())
 }
 
+/// A room made by `POST /rooms` with the page's origin: its number and the server's answer.
+fn make_room(bridge: &Bridge, body: &str) -> (i64, Value) {
+    let (code, answer) = post_room(bridge, Some(&bridge.origin()), body);
+    assert_eq!(code, 201, "{answer}");
+    let made: Value = serde_json::from_str(&answer).expect("JSON");
+    (made["room"].as_i64().expect("a room id"), made)
+}
+
 /// A socket of room `room`, the page's origin, reads timing out after `timeout`.
 fn room_socket(bridge: &Bridge, room: i64, timeout: Duration) -> Socket {
     let mut request =
@@ -191,10 +199,7 @@ fn a_room_is_played_to_its_end_through_a_kill_and_no_frame_shows_hidden_tiles() 
         assert_eq!(code, 400, "{body}: {answer}");
         assert!(answer.contains(words), "{body}: {answer}");
     }
-    let (code, answer) = post_room(&bridge, Some(&bridge.origin()), ROOM);
-    assert_eq!(code, 201, "{answer}");
-    let made: Value = serde_json::from_str(&answer).expect("JSON");
-    let room = made["room"].as_i64().expect("a room id");
+    let (room, made) = make_room(&bridge, ROOM);
     assert_eq!(room_log(&db, room).len(), 0);
     let links: Vec<(u8, String)> = made["seats"]
         .as_array()
@@ -442,10 +447,7 @@ fn the_rooms_limits_are_flags() {
     ];
     let bridge = Bridge::start(&engine, &flags);
     let two = r#"{"newgame":"players 2","seats":[{"kind":"person"},{"kind":"person"}]}"#;
-    let (code, answer) = post_room(&bridge, Some(&bridge.origin()), two);
-    assert_eq!(code, 201, "{answer}");
-    let made: Value = serde_json::from_str(&answer).expect("JSON");
-    let room = made["room"].as_i64().expect("a room id");
+    let (room, made) = make_room(&bridge, two);
     // The link's page is the board.
     let (status, body) = bridge.get(&format!("/room/{room}"));
     assert!(status.contains(" 200 ") && body.contains("/js/app.js"), "{status}");
@@ -478,10 +480,7 @@ fn a_socket_that_answers_no_ping_is_taken_for_gone() {
     let engine = engine().display().to_string();
     let bridge = Bridge::start(&engine, &["--rooms", &db, "--ping-interval", "1", "--ping-timeout", "2"]);
     let two = r#"{"newgame":"players 2","seats":[{"kind":"person"},{"kind":"person"}]}"#;
-    let (code, answer) = post_room(&bridge, Some(&bridge.origin()), two);
-    assert_eq!(code, 201, "{answer}");
-    let made: Value = serde_json::from_str(&answer).expect("JSON");
-    let room = made["room"].as_i64().expect("a room id");
+    let (room, made) = make_room(&bridge, two);
     let mut here =
         Client::join(&bridge, room, Viewer::Seat(1), made["seats"][0]["link"].as_str().expect("a link"));
     let mut gone =
@@ -527,10 +526,7 @@ fn the_page_reads_a_rooms_view_line() {
     let Some(browser) = crate::webdriver::Browser::start() else { return };
     let dir = tempfile::tempdir().expect("a temp dir");
     let bridge = start(&dir.path().join("rooms.db"));
-    let (code, answer) = post_room(&bridge, Some(&bridge.origin()), ROOM);
-    assert_eq!(code, 201, "{answer}");
-    let made: Value = serde_json::from_str(&answer).expect("JSON");
-    let room = made["room"].as_i64().expect("a room id");
+    let (room, made) = make_room(&bridge, ROOM);
     let mut seat =
         Client::join(&bridge, room, Viewer::Seat(1), made["seats"][0]["link"].as_str().expect("a link"));
     // Seat 1 moves (the test's engine finds a move in the room's log), the computer seat 2

@@ -422,13 +422,7 @@ impl Live {
         if verb == "next" {
             return self.next(member, viewer, mv).await;
         }
-        let well_formed = !mv.is_empty()
-            && mv.len() <= 200
-            && (mv == "pass"
-                || mv
-                    .bytes()
-                    .all(|b| b.is_ascii_digit() || b.is_ascii_lowercase() || b == b'@' || b == b','));
-        if !well_formed {
+        if mv.is_empty() || !(mv == "pass" || placements_ok(mv)) {
             self.refuse(member, "a move is `<value>@<cell>,...` or `pass`");
             return Ok(());
         }
@@ -456,11 +450,7 @@ impl Live {
     /// `next [<placements>]` from the seat to move: the engine's `next` for the seat's own hand,
     /// told to that socket only (it names only the mover's tiles and cells), or a refusal.
     async fn next(&mut self, member: u64, viewer: Viewer, placements: &str) -> Result<(), Failure> {
-        let well_formed = placements.len() <= 200
-            && placements
-                .bytes()
-                .all(|b| b.is_ascii_digit() || b.is_ascii_lowercase() || b == b'@' || b == b',');
-        if !well_formed {
+        if !placements_ok(placements) {
             self.refuse(member, "`next` takes placements `<value>@<cell>,...` or nothing");
             return Ok(());
         }
@@ -480,6 +470,13 @@ impl Live {
         }
         Ok(())
     }
+}
+
+/// Whether `text` is placements as far as a socket may send them: at most 200 bytes of values,
+/// cells, `@` and `,` (the engine checks the rest).
+fn placements_ok(text: &str) -> bool {
+    text.len() <= 200
+        && text.bytes().all(|b| b.is_ascii_digit() || b.is_ascii_lowercase() || b == b'@' || b == b',')
 }
 
 /// A room's task: opens the room when its first socket joins, and ends (with its engine) when
