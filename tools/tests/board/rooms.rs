@@ -1,7 +1,8 @@
 //! Rooms in `zatre-web` through real processes and WebSocket clients: a room made by `POST /rooms`
 //! with two people and the computer, played to its end by the two people's sockets, each moving
-//! on its turn only; bad links refused; a `kill -9` of the server mid-game and a restart on the
-//! same database losing no move and playing none twice; and every frame a seat or a watcher got
+//! (and asking `next`, answered to the mover alone) on its turn only; bad links refused; a
+//! `kill -9` of the server mid-game and a restart on the same database losing no move and playing
+//! none twice; and every frame a seat or a watcher got
 //! checked against the true game (the log replayed into an engine of the test's own): never
 //! another seat's face-down tiles, never the bag's count per value.
 
@@ -39,6 +40,14 @@ fn post_room(bridge: &Bridge, origin: Option<&str>, body: &str) -> (u16, String)
     s.read_to_string(&mut text).expect("reads");
     let code = text.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
     (code, text.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default())
+}
+
+/// A room made by `POST /rooms` with the page's origin: its number and the server's answer.
+fn make_room(bridge: &Bridge, body: &str) -> (i64, Value) {
+    let (code, answer) = post_room(bridge, Some(&bridge.origin()), body);
+    assert_eq!(code, 201, "{answer}");
+    let made: Value = serde_json::from_str(&answer).expect("JSON");
+    (made["room"].as_i64().expect("a room id"), made)
 }
 
 /// A socket of room `room`, the page's origin, reads timing out after `timeout`.
@@ -190,10 +199,7 @@ fn a_room_is_played_to_its_end_through_a_kill_and_no_frame_shows_hidden_tiles() 
         assert_eq!(code, 400, "{body}: {answer}");
         assert!(answer.contains(words), "{body}: {answer}");
     }
-    let (code, answer) = post_room(&bridge, Some(&bridge.origin()), ROOM);
-    assert_eq!(code, 201, "{answer}");
-    let made: Value = serde_json::from_str(&answer).expect("JSON");
-    let room = made["room"].as_i64().expect("a room id");
+    let (room, made) = make_room(&bridge, ROOM);
     assert_eq!(room_log(&db, room).len(), 0);
     let links: Vec<(u8, String)> = made["seats"]
         .as_array()
@@ -269,6 +275,38 @@ fn a_room_is_played_to_its_end_through_a_kill_and_no_frame_shows_hidden_tiles() 
         clients[other].refused("pass", "turn");
         clients[2].refused("pass", "a watcher cannot move");
         clients[mover].refused("draw 1 2 3", "place <move>");
+        // `next` is the mover's only: refused to the other seat, out of its turn, and a watcher.
+        clients[other].refused("next", &format!("seat {to_move}'s turn"));
+        clients[other].refused("next 1@h8", "turn");
+        clients[2].refused("next", "a watcher cannot move");
+        clients[mover].refused("next 5@h8;quit", "`next` takes placements");
+        // The mover's `next` is the engine's for its own hand, to its socket only.
+        let heard: Vec<usize> = clients.iter().map(|c| c.frames.len()).collect();
+        let first = if mv == "pass" { String::new() } else { mv.split(',').next().unwrap_or("").to_string() };
+        let asked = if first.is_empty() { "next".to_string() } else { format!("next {first}") };
+        let truth_next = truth.0.call(&asked);
+        clients[mover].send(&asked);
+        let answer = clients[mover].wait(heard[mover], |f| f["kind"] == "next");
+        assert_eq!(answer["placements"], first.as_str(), "{answer}");
+        let lines: Vec<String> = answer["lines"]
+            .as_array()
+            .expect("lines")
+            .iter()
+            .map(|l| l.as_str().expect("a line").to_string())
+            .collect();
+        assert_eq!(lines, truth_next, "the engine's `next` for the mover's hand");
+        // A placement the engine refuses: its words, to the mover only.
+        clients[mover].refused("next 1@a1,1@a2,1@a3,1@a4", "");
+        for (i, c) in clients.iter_mut().enumerate() {
+            c.pump();
+            if i != mover {
+                assert!(
+                    c.frames[heard[i]..].iter().all(|f| f["kind"] != "next"),
+                    "{:?} heard the mover's `next`",
+                    c.viewer
+                );
+            }
+        }
         clients[mover].refused("place 5@h8;quit", "a move is");
         if let Some((seat, again)) = last_move.take().filter(|_| killed) {
             // After the restart the move before it, sent again, is not played twice.
@@ -409,10 +447,7 @@ fn the_rooms_limits_are_flags() {
     ];
     let bridge = Bridge::start(&engine, &flags);
     let two = r#"{"newgame":"players 2","seats":[{"kind":"person"},{"kind":"person"}]}"#;
-    let (code, answer) = post_room(&bridge, Some(&bridge.origin()), two);
-    assert_eq!(code, 201, "{answer}");
-    let made: Value = serde_json::from_str(&answer).expect("JSON");
-    let room = made["room"].as_i64().expect("a room id");
+    let (room, made) = make_room(&bridge, two);
     // The link's page is the board.
     let (status, body) = bridge.get(&format!("/room/{room}"));
     assert!(status.contains(" 200 ") && body.contains("/js/app.js"), "{status}");
@@ -445,10 +480,7 @@ fn a_socket_that_answers_no_ping_is_taken_for_gone() {
     let engine = engine().display().to_string();
     let bridge = Bridge::start(&engine, &["--rooms", &db, "--ping-interval", "1", "--ping-timeout", "2"]);
     let two = r#"{"newgame":"players 2","seats":[{"kind":"person"},{"kind":"person"}]}"#;
-    let (code, answer) = post_room(&bridge, Some(&bridge.origin()), two);
-    assert_eq!(code, 201, "{answer}");
-    let made: Value = serde_json::from_str(&answer).expect("JSON");
-    let room = made["room"].as_i64().expect("a room id");
+    let (room, made) = make_room(&bridge, two);
     let mut here =
         Client::join(&bridge, room, Viewer::Seat(1), made["seats"][0]["link"].as_str().expect("a link"));
     let mut gone =
@@ -487,4 +519,54 @@ fn two_servers_share_one_rooms_file() {
     let view = seat.wait(0, |f| f["kind"] == "view" && f["yours"] == true);
     assert_eq!(view["seq"], 1, "the server drew for seat 1: {view}");
     assert_eq!(room_log(&db, room).len(), 1);
+}
+
+#[test]
+fn the_page_reads_a_rooms_view_line() {
+    let Some(browser) = crate::webdriver::Browser::start() else { return };
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let bridge = start(&dir.path().join("rooms.db"));
+    let (room, made) = make_room(&bridge, ROOM);
+    let mut seat =
+        Client::join(&bridge, room, Viewer::Seat(1), made["seats"][0]["link"].as_str().expect("a link"));
+    // Seat 1 moves (the test's engine finds a move in the room's log), the computer seat 2
+    // moves, and seat 3 has drawn: in seat 1's view seat 3's hand lies face down.
+    seat.wait(0, |f| f["kind"] == "view" && f["yours"] == true);
+    let mut truth = Truth::new("players 3 rounds=2");
+    for command in room_log(&dir.path().join("rooms.db"), room) {
+        truth.ask(&command);
+    }
+    let best = truth.ask("go movetime 20");
+    seat.send(&format!("place {}", best.split(' ').nth(1).expect("a move")));
+    let view = seat.wait(0, |f| f["kind"] == "view" && f["tomove"] == 3 && f["phase"] == "place");
+    let line = view["position"].as_str().expect("a position").to_string();
+    assert!(field(&line, "hands").ends_with("/??"), "seat 3's tiles face down: {line}");
+    browser.goto(&format!("{}/room/{room}", bridge.origin()));
+    let read = browser.js_async(&format!(
+        "const done = arguments[arguments.length - 1]; \
+         import('/js/parse.js').then(P => done(P.position({}))).catch(e => done(String(e)));",
+        Value::from(line.as_str())
+    ));
+    let hands: Vec<&str> = field(&line, "hands").split('/').collect();
+    let own: Vec<u64> = hands[0].chars().filter_map(|c| c.to_digit(10)).map(u64::from).collect();
+    assert_eq!(read["hands"][0], serde_json::json!(own), "{line}: {read}");
+    for (i, hand) in hands.iter().enumerate().skip(1) {
+        let hidden = hand.matches('?').count();
+        assert_eq!(read["hidden"][i], hidden, "seat {}: {line}: {read}", i + 1);
+        assert_eq!(read["hands"][i], serde_json::json!([]), "no value of a face-down tile: {read}");
+    }
+    assert_eq!(read["bag"], Value::Null, "no count per value: {read}");
+    assert_eq!(read["bagCount"].as_u64(), field(&line, "bag").parse().ok(), "{line}: {read}");
+    let unseen: Vec<u64> = field(&line, "unseen").split(',').map(|c| c.parse().expect("a count")).collect();
+    assert_eq!(read["unseen"], serde_json::json!(unseen), "{line}: {read}");
+    // The engine's own line reads as before: the bag's counts per value and their sum.
+    let engine_line = "variant=classic players=2 turn=1 tomove=1 phase=place board=- bag=19,20,20,20,20,20 hands=1/- sheets=-";
+    let read = browser.js_async(&format!(
+        "const done = arguments[arguments.length - 1]; \
+         import('/js/parse.js').then(P => done(P.position({}))).catch(e => done(String(e)));",
+        Value::from(engine_line)
+    ));
+    assert_eq!(read["bag"], serde_json::json!([19, 20, 20, 20, 20, 20]), "{read}");
+    assert_eq!(read["bagCount"], 119, "{read}");
+    assert_eq!(read["hidden"], serde_json::json!([0, 0]), "{read}");
 }

@@ -110,7 +110,13 @@ export function variants(lines) {
   return out;
 }
 
-/** The position line into its fields, with the board, hands and bag read. */
+/**
+ * The position line into its fields, with the board, hands and bag read. It reads a room's view
+ * line too (docs/rooms.md, "Views"): there another seat's face-down tiles are one `?` each (in
+ * `hidden`, their count per seat, and not in `hands`), `bag=<n>` is the bag's count only
+ * (`bagCount`; `bag` is then null, as no count per value is known) and `unseen=<c1>,...,<c6>`
+ * the tiles of each value the seat has not seen.
+ */
 export function position(line) {
   const f = {};
   for (const tok of line.trim().split(/\s+/)) {
@@ -125,9 +131,18 @@ export function position(line) {
     tomove: Number(f.tomove),
     phase: f.phase,
     board: placements(f.board),
-    bag: f.bag && f.bag !== '-' ? f.bag.split(',').map(Number) : null,
-    hands: (f.hands || '').split('/').map(handValues),
+    bag: f.bag && f.bag !== '-' && f.bag.includes(',') ? f.bag.split(',').map(Number) : null,
+    bagCount: bagCount(f.bag),
+    unseen: f.unseen && f.unseen !== '-' ? f.unseen.split(',').map(Number) : null,
+    hands: (f.hands || '').split('/').map((w) => handValues(w.replace(/\?/g, ''))),
+    hidden: (f.hands || '').split('/').map((w) => (w.match(/\?/g) || []).length),
   };
+}
+
+/** The tiles in the bag: the sum of the counts per value, or a view line's one count; null without a bag. */
+function bagCount(word) {
+  if (!word || word === '-') return null;
+  return word.split(',').reduce((sum, c) => sum + Number(c), 0);
 }
 
 /** One hand as the protocol writes it, a word of digits (`144`) or `-`: its values. */

@@ -5,9 +5,10 @@
 //! accepts is appended to the store before any socket hears of it, so what anyone saw survives a
 //! `kill -9` of the server, and the log never holds a command twice (its `seq` is checked).
 //!
-//! Nothing the engine prints is relayed: the sockets get only [`view_of`] a position and the
-//! server's own words. The engine's answers to `draw` and `go` (which name the mover's tiles) are
-//! read here and never sent on.
+//! Nothing the engine prints is relayed but the payload of a `next` the seat to move asked for,
+//! to that seat's socket only: the sockets get [`view_of`] a position and the server's own words.
+//! The engine's answers to `draw` and `go` (which name the mover's tiles) are read here and never
+//! sent on.
 //!
 //! The engine speaks protocol version 2 here, as the log's lines replay on (store.rs).
 
@@ -405,21 +406,23 @@ impl Live {
     /// A person's message: a move on the seat's turn, or a refusal that changes nothing.
     async fn said(&mut self, member: u64, text: &str) -> Result<(), Failure> {
         let Some(viewer) = self.members.get(&member).map(|m| m.viewer) else { return Ok(()) };
-        let mv = match text.split_once(' ') {
-            Some(("place", mv)) => mv,
-            None if text == "pass" => "pass",
+        let (verb, mv) = match text.split_once(' ') {
+            Some(("place", mv)) => ("place", mv),
+            Some(("next", placements)) => ("next", placements),
+            None if text == "pass" => ("place", "pass"),
+            None if text == "next" => ("next", ""),
             _ => {
-                self.refuse(member, "a seat sends `place <move>` or `pass`, nothing else");
+                self.refuse(
+                    member,
+                    "a seat sends `place <move>`, `pass` or `next [<placements>]`, nothing else",
+                );
                 return Ok(());
             }
         };
-        let well_formed = !mv.is_empty()
-            && mv.len() <= 200
-            && (mv == "pass"
-                || mv
-                    .bytes()
-                    .all(|b| b.is_ascii_digit() || b.is_ascii_lowercase() || b == b'@' || b == b','));
-        if !well_formed {
+        if verb == "next" {
+            return self.next(member, viewer, mv).await;
+        }
+        if mv.is_empty() || !(mv == "pass" || placements_ok(mv)) {
             self.refuse(member, "a move is `<value>@<cell>,...` or `pass`");
             return Ok(());
         }
@@ -441,6 +444,39 @@ impl Live {
             }
         }
     }
+}
+
+impl Live {
+    /// `next [<placements>]` from the seat to move: the engine's `next` for the seat's own hand,
+    /// told to that socket only (it names only the mover's tiles and cells), or a refusal.
+    async fn next(&mut self, member: u64, viewer: Viewer, placements: &str) -> Result<(), Failure> {
+        if !placements_ok(placements) {
+            self.refuse(member, "`next` takes placements `<value>@<cell>,...` or nothing");
+            return Ok(());
+        }
+        if let Err(why) = self.table.may_play(viewer, &self.position) {
+            self.refuse(member, &why.to_string());
+            return Ok(());
+        }
+        let command = if placements.is_empty() { "next".to_string() } else { format!("next {placements}") };
+        let answer = match self.link.ask(&command, ANSWER).await? {
+            Answer::Done(lines) => json!({"kind": "next", "placements": placements, "lines": lines}),
+            Answer::Refused(why) => {
+                json!({"kind": "refused", "reason": why, "next": placements})
+            }
+        };
+        if let Some(m) = self.members.get(&member) {
+            let _ = m.out.send(Out::Text(answer.to_string()));
+        }
+        Ok(())
+    }
+}
+
+/// Whether `text` is placements as far as a socket may send them: at most 200 bytes of values,
+/// cells, `@` and `,` (the engine checks the rest).
+fn placements_ok(text: &str) -> bool {
+    text.len() <= 200
+        && text.bytes().all(|b| b.is_ascii_digit() || b.is_ascii_lowercase() || b == b'@' || b == b',')
 }
 
 /// A room's task: opens the room when its first socket joins, and ends (with its engine) when
