@@ -105,7 +105,7 @@ impl<'r> MoveGen<'r> {
         if !open_doubles {
             return false;
         }
-        !self.hand.is_empty() && self.has_valid(1, self.placed.len() + 1)
+        self.has_valid(1, self.placed.len() + 1)
     }
 
     /// For [`MoveGen::has_valid_superset`]: whether a tile put down last on `c`, an empty cell
